@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+// Entry point of the docs CLI: loads TypeScript sources through tsx, so no build step is needed.
+import { register } from 'tsx/esm/api'
+
+register()
+const { main } = await import('../cli/index.ts')
+await main(process.argv)

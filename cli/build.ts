@@ -1,0 +1,242 @@
+// The site build: reads config and docs, renders Markdown, resolves sidebars, checks links and
+// writes the static tree. `SiteBuilder` keeps its state so the dev server can rebuild only the
+// pages an edit touches.
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { renderPage } from '../templates/render.tsx'
+import type { PageModel, SidebarItem, SiteAssets, SiteModel } from '../templates/model.ts'
+import { copyFileTo, copyStaticFiles, listStaticFiles, writeAssets } from './assets.ts'
+import { type ResolvedConfig, resolveConfig } from './config.ts'
+import { type DocSource, loadDocs, readDoc } from './content.ts'
+import { type Diagnostic, Diagnostics, BuildFailedError } from './errors.ts'
+import { readLastUpdated } from './git.ts'
+import { AssetCollector, type LinkTarget, checkLinks, resolveLink } from './links.ts'
+import { createProcessor, type MarkdownProcessor, renderMarkdown } from './markdown.ts'
+import { routeDir, writePage } from './output.ts'
+import { docPageModel, type RenderedDoc, specialPageModel, titleOf } from './pages.ts'
+import { type DocPlacement, placeDocs, resolveSidebars } from './sidebars.ts'
+import { generateSitemap } from './sitemap.ts'
+
+export interface BuildOptions {
+  /** Project root holding content/. */
+  root: string
+  /** Output folder; the site lands in `<outDir><baseUrl>`. */
+  outDir: string
+  /** Dev server build: live-reload client, and errors reported instead of thrown. */
+  dev?: boolean
+  /** Re-import config modules (after an edit in the dev server). */
+  fresh?: boolean
+}
+
+export interface BuildResult {
+  /** Routes written by this run. */
+  routes: string[]
+  errors: Diagnostic[]
+  warnings: Diagnostic[]
+  /** True when the whole site was rebuilt. */
+  full: boolean
+}
+
+interface DocState {
+  source: DocSource
+  rendered: RenderedDoc
+}
+
+const SIDEBAR_FIELDS = (doc: DocState) =>
+  JSON.stringify([doc.rendered.title, doc.source.frontMatter.sidebar_label, doc.source.frontMatter.sidebar_position, doc.source.frontMatter.unlisted])
+
+export class SiteBuilder {
+  private config!: ResolvedConfig
+  private siteAssets!: SiteAssets
+  private sidebars: Record<string, SidebarItem[]> = {}
+  private outBase = ''
+  private docs = new Map<string, DocState>()
+  private placements = new Map<string, DocPlacement>()
+  private lastUpdated = new Map<string, number>()
+  private staticFiles = new Set<string>()
+  private processor!: MarkdownProcessor
+  private assets!: AssetCollector
+  private diagnostics = new Diagnostics()
+
+  constructor(private readonly options: BuildOptions) {}
+
+  /** Builds the whole site. Without `dev`, any error throws before a page is written. */
+  async buildAll(): Promise<BuildResult> {
+    this.diagnostics = new Diagnostics()
+    this.config = await resolveConfig({ root: this.options.root, fresh: this.options.fresh })
+    const { site: siteConfig } = this.config
+    this.outBase = join(this.options.outDir, ...siteConfig.baseUrl.split('/').filter(Boolean))
+    const lastUpdated = readLastUpdated(this.config.docsDir)
+    const sources = loadDocs(
+      { root: this.config.root, docsDir: this.config.docsDir, baseUrl: siteConfig.baseUrl },
+      this.diagnostics,
+    )
+    this.staticFiles = listStaticFiles(this.config.staticDir, siteConfig.baseUrl)
+    const routeOfFile = new Map(sources.map((doc) => [doc.file, doc.route]))
+    const ctx = { docsDir: this.config.docsDir, baseUrl: siteConfig.baseUrl, routeOfFile }
+    this.assets = new AssetCollector(siteConfig.baseUrl, (path) => this.staticFiles.has(path))
+    this.processor = createProcessor({
+      resolveLink: (href, from) => resolveLink(ctx, href, from),
+      resolveImage: this.assets.resolveImage,
+    })
+    this.docs = new Map(sources.map((source) => [source.file, { source, rendered: this.renderDoc(source) }]))
+    this.resolveSidebars()
+    this.lastUpdated = await lastUpdated
+    this.checkLinks()
+    if (!this.options.dev) this.diagnostics.throwIfErrors()
+
+    rmSync(this.options.outDir, { recursive: true, force: true })
+    mkdirSync(this.outBase, { recursive: true })
+    copyStaticFiles(this.config.staticDir, this.outBase)
+    this.siteAssets = await writeAssets(this.outBase, siteConfig.baseUrl, this.options.dev ?? false)
+    const routes = this.writeDocs([...this.docs.values()])
+    routes.push(...this.writeSpecialPages())
+    return this.result(routes, true)
+  }
+
+  /** Rebuilds after Markdown files changed; falls back to a full build when routes move. */
+  async updateDocs(files: string[]): Promise<BuildResult> {
+    this.diagnostics = new Diagnostics()
+    const changed: DocState[] = []
+    let sidebarsChanged = false
+    for (const file of files) {
+      const before = this.docs.get(file)
+      if (!before || !existsSync(file)) return this.buildAll()
+      const source = readDoc(
+        { root: this.config.root, docsDir: this.config.docsDir, baseUrl: this.config.site.baseUrl },
+        file,
+        this.diagnostics,
+      )
+      if (!source || source.route !== before.source.route || source.id !== before.source.id) return this.buildAll()
+      const state = { source, rendered: this.renderDoc(source) }
+      sidebarsChanged ||= SIDEBAR_FIELDS(state) !== SIDEBAR_FIELDS(before)
+      this.docs.set(file, state)
+      changed.push(state)
+    }
+    if (sidebarsChanged) this.resolveSidebars()
+    this.checkLinks()
+    const routes = this.writeDocs(sidebarsChanged ? [...this.docs.values()] : changed)
+    if (sidebarsChanged) this.writeSitemap()
+    return this.result(routes, false)
+  }
+
+  private result(routes: string[], full: boolean): BuildResult {
+    for (const [source, out] of this.assets.copies) copyFileTo(source, join(this.outBase, out))
+    return { routes, errors: this.diagnostics.errors, warnings: this.diagnostics.warnings, full }
+  }
+
+  private renderDoc(source: DocSource): RenderedDoc {
+    const { html, file } = renderMarkdown(this.processor, source.file, source.body)
+    for (const message of file.messages) {
+      const diagnostic = { file: source.displayPath, line: message.line ?? undefined, message: message.reason }
+      if (message.fatal) this.diagnostics.error(diagnostic)
+      else this.diagnostics.warn(diagnostic)
+    }
+    return {
+      html,
+      title: titleOf(source, file.data.h1),
+      headings: file.data.headings ?? [],
+      ids: file.data.ids ?? [],
+      links: file.data.links ?? [],
+    }
+  }
+
+  private resolveSidebars(): void {
+    const sidebarDocs = [...this.docs.values()].map(({ source, rendered }) => ({
+      id: source.id,
+      dir: source.dir,
+      isIndex: source.isIndex,
+      route: source.route,
+      title: rendered.title,
+      sidebarLabel: source.frontMatter.sidebar_label,
+      sidebarPosition: source.frontMatter.sidebar_position,
+      unlisted: source.frontMatter.unlisted,
+    }))
+    this.sidebars = resolveSidebars(this.config.sidebars, sidebarDocs, this.diagnostics)
+    this.placements = placeDocs(this.sidebars)
+  }
+
+  private get site(): SiteModel {
+    return { config: this.config.site, assets: this.siteAssets, sidebars: this.sidebars }
+  }
+
+  private get specialRoutes() {
+    const { baseUrl, title, tagline } = this.config.site
+    const hasHome = [...this.docs.values()].some((d) => d.source.route === baseUrl)
+    return {
+      landing: hasHome ? undefined : specialPageModel('landing', baseUrl, title, tagline),
+      notFound: specialPageModel('not-found', `${baseUrl}404/`, 'Page Not Found'),
+    }
+  }
+
+  private checkLinks(): void {
+    const targets = new Map<string, LinkTarget>()
+    for (const { source, rendered } of this.docs.values()) targets.set(source.route, { ids: new Set(rendered.ids) })
+    const { landing } = this.specialRoutes
+    if (landing) targets.set(landing.route, { ids: new Set() })
+    const configLinks = [
+      ...this.config.site.navbar.items,
+      ...this.config.site.footer.columns.flatMap((c) => c.items),
+    ].flatMap((item) => (item.to ? [{ url: item.to }] : []))
+    const copied = new Set([...this.assets.copies.values()].map((out) => `${this.config.site.baseUrl}${out}`))
+    checkLinks(
+      [
+        ...[...this.docs.values()].map(({ source, rendered }) => ({ displayPath: source.displayPath, links: rendered.links })),
+        { displayPath: 'content/site.config.ts', links: configLinks },
+      ],
+      this.config.site.baseUrl,
+      targets,
+      (path) => this.staticFiles.has(path) || copied.has(path),
+      this.diagnostics,
+    )
+  }
+
+  private pageModel({ source, rendered }: DocState): PageModel {
+    return docPageModel(source, rendered, this.placements.get(source.route), this.lastUpdated.get(source.file))
+  }
+
+  private writeDocs(states: DocState[]): string[] {
+    return states.map((state) => {
+      const page = this.pageModel(state)
+      writePage(this.options.outDir, page, renderPage(this.site, page))
+      return page.route
+    })
+  }
+
+  private writeSpecialPages(): string[] {
+    const { landing, notFound } = this.specialRoutes
+    const routes: string[] = []
+    if (landing) {
+      writePage(this.options.outDir, landing, renderPage(this.site, landing))
+      routes.push(landing.route)
+    }
+    // The not-found page lives at `<base>404.html`, where static hosts look for it.
+    writeFileSync(join(this.outBase, '404.html'), renderPage(this.site, notFound))
+    this.writeSitemap()
+    return routes
+  }
+
+  private writeSitemap(): void {
+    const { site } = this.config
+    const entries = [...this.docs.values()]
+      .filter(({ source }) => !source.frontMatter.unlisted)
+      .map(({ source }) => ({ route: source.route, lastUpdated: this.lastUpdated.get(source.file) }))
+    if (this.specialRoutes.landing) entries.push({ route: site.baseUrl, lastUpdated: undefined })
+    writeFileSync(
+      join(this.outBase, 'sitemap.xml'),
+      generateSitemap(site.url, entries, site.sitemap.ignorePatterns, site.sitemap.changefreq),
+    )
+  }
+
+  /** Folder of a route in the output tree. */
+  dirOf(route: string): string {
+    return routeDir(this.options.outDir, route)
+  }
+}
+
+/** `docs build`: a full build that fails on any error. */
+export const build = async (options: BuildOptions): Promise<BuildResult> => {
+  const result = await new SiteBuilder(options).buildAll()
+  if (result.errors.length) throw new BuildFailedError(result.errors)
+  return result
+}

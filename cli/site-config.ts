@@ -1,0 +1,102 @@
+// Site configuration: the zod schema behind `content/site.config.ts` and the typing helper it uses.
+import { z } from 'zod'
+
+const link = z.strictObject({
+  label: z.string().min(1),
+  /** Route inside the site, e.g. `/docs/user/`. Checked by the build. */
+  to: z.string().startsWith('/').optional(),
+  /** External address. */
+  href: z.url().optional(),
+})
+
+const navbarItem = link.extend({
+  position: z.enum(['left', 'right']).default('left'),
+  /** Sidebar id whose pages mark this item active. */
+  sidebarId: z.string().optional(),
+})
+
+const script = z.strictObject({
+  src: z.url().or(z.string().startsWith('/')),
+  async: z.boolean().default(false),
+  defer: z.boolean().default(false),
+  /** Extra attributes, e.g. `{"data-cookieconsent": "ignore"}`; `type` may delay execution until consent. */
+  attributes: z.record(z.string(), z.string()).default({}),
+})
+
+export const siteConfigSchema = z.strictObject({
+  title: z.string().min(1),
+  tagline: z.string().default(''),
+  /** Public origin of the site, without the base path. */
+  url: z.url(),
+  baseUrl: z
+    .string()
+    .regex(/^\/([a-z0-9-]+\/)*$/, 'must start and end with "/", e.g. "/docs/"')
+    .default('/docs/'),
+  favicon: z.string().optional(),
+  repositoryUrl: z.url().optional(),
+  logo: z.strictObject({
+    src: z.string().min(1),
+    alt: z.string().min(1),
+    /** Where the logo links; the site root when absent. */
+    href: z.string().optional(),
+  }),
+  navbar: z.strictObject({ items: z.array(navbarItem).default([]) }),
+  footer: z.strictObject({
+    slogan: z.string().default(''),
+    columns: z.array(z.strictObject({ title: z.string().min(1), items: z.array(link) })).default([]),
+    social: z
+      .array(z.strictObject({ label: z.string().min(1), href: z.url(), icon: z.string().min(1) }))
+      .default([]),
+    copyright: z.string().min(1),
+  }),
+  colorMode: z
+    .strictObject({
+      defaultMode: z.enum(['light', 'dark']).default('dark'),
+      disableSwitch: z.boolean().default(false),
+      respectPrefersColorScheme: z.boolean().default(false),
+    })
+    .default({ defaultMode: 'dark', disableSwitch: false, respectPrefersColorScheme: false }),
+  announcementBar: z
+    .strictObject({
+      id: z.string().min(1),
+      /** Trusted HTML from the site owner. */
+      content: z.string().min(1),
+      isCloseable: z.boolean().default(true),
+    })
+    .optional(),
+  scripts: z.array(script).default([]),
+  versions: z
+    .array(z.strictObject({ name: z.string().min(1), label: z.string().min(1), path: z.string() }))
+    .min(1)
+    .default([{ name: 'current', label: 'Next', path: '' }]),
+  locales: z
+    .strictObject({
+      default: z.string().min(2),
+      items: z.array(z.strictObject({ code: z.string().min(2), label: z.string().min(1) })).min(1),
+    })
+    .default({ default: 'en', items: [{ code: 'en', label: 'English' }] }),
+  sitemap: z
+    .strictObject({
+      /** Glob patterns (`*` one segment, `**` any depth) of routes left out of sitemap.xml. */
+      ignorePatterns: z.array(z.string()).default([]),
+      changefreq: z.enum(['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never']).default('weekly'),
+    })
+    .default({ ignorePatterns: [], changefreq: 'weekly' }),
+  /** Guides shown on the landing page and owning a sidebar each. */
+  guides: z
+    .array(
+      z.strictObject({
+        id: z.string().regex(/^[a-z][a-z0-9-]*$/),
+        label: z.string().min(1),
+        description: z.string().default(''),
+      }),
+    )
+    .default([]),
+})
+
+export type SiteConfigInput = z.input<typeof siteConfigSchema>
+export type SiteConfig = z.output<typeof siteConfigSchema>
+export type NavLink = z.output<typeof link>
+
+/** Identity helper that types `content/site.config.ts`. */
+export const defineConfig = (config: SiteConfigInput): SiteConfigInput => config

@@ -1,0 +1,74 @@
+// Keyward documentation site configuration; validated by cli/site-config.ts.
+import { defineConfig } from '../cli/site-config.ts'
+
+const repository = 'https://code.keyward.example/keyward/keyward'
+
+export default defineConfig({
+  title: 'Keyward Docs',
+  tagline: 'Run your own team password manager server for the passbolt clients.',
+  url: 'https://keyward.example',
+  baseUrl: '/docs/',
+  favicon: '/docs/img/favicon.svg',
+  repositoryUrl: repository,
+  logo: { src: '/docs/img/logo.svg', alt: 'Keyward logo' },
+  navbar: {
+    items: [
+      { label: 'User guide', to: '/docs/user/', sidebarId: 'user' },
+      { label: 'Admin guide', to: '/docs/admin/', sidebarId: 'admin' },
+      { label: 'Hosting guide', to: '/docs/hosting/', sidebarId: 'hosting' },
+      { label: 'API guide', to: '/docs/api/' },
+      { label: 'Contribute guide', to: '/docs/contribute/', sidebarId: 'contribute' },
+      { label: 'Keyward', href: 'https://keyward.example/', position: 'right' },
+      { label: 'Repository', href: repository, position: 'right' },
+    ],
+  },
+  footer: {
+    slogan: 'The open source team password manager server you host yourself.',
+    columns: [
+      {
+        title: 'Legal',
+        items: [
+          { label: 'Licence (AGPL-3.0-or-later)', href: `${repository}/blob/main/LICENSE` },
+          { label: 'Security policy', to: '/docs/contribute/security/' },
+        ],
+      },
+      {
+        title: 'Product',
+        items: [
+          { label: 'Install', to: '/docs/hosting/install/' },
+          { label: 'API reference', to: '/docs/api/' },
+        ],
+      },
+      {
+        title: 'Company',
+        items: [
+          { label: 'Website', href: 'https://keyward.example/' },
+          { label: 'Contribute', to: '/docs/contribute/' },
+        ],
+      },
+      {
+        title: 'Resources',
+        items: [
+          { label: 'User guide', to: '/docs/user/' },
+          { label: 'Development guide', to: '/docs/development/' },
+          { label: 'Source code', href: repository },
+        ],
+      },
+    ],
+    social: [{ label: 'Keyward source code', href: repository, icon: '/docs/img/social/github.svg' }],
+    copyright: 'Copyright © 2025 Keyward contributors.',
+  },
+  colorMode: { defaultMode: 'dark', disableSwitch: false, respectPrefersColorScheme: true },
+  scripts: [],
+  versions: [{ name: 'current', label: 'Next', path: '' }],
+  locales: { default: 'en', items: [{ code: 'en', label: 'English' }] },
+  sitemap: { ignorePatterns: ['/docs/components/**', '/docs/development/**'] },
+  guides: [
+    { id: 'user', label: 'User guide', description: 'Use Keyward day to day with the official clients.' },
+    { id: 'admin', label: 'Admin guide', description: 'Manage users, groups, policies and emails.' },
+    { id: 'hosting', label: 'Hosting guide', description: 'Install, configure, back up and update a server.' },
+    { id: 'api', label: 'API guide', description: 'The passbolt-compatible REST API, endpoint by endpoint.' },
+    { id: 'contribute', label: 'Contribute guide', description: 'Report bugs, fix them, translate.' },
+    { id: 'development', label: 'Development guide', description: 'Write scripts and clients against the API.' },
+  ],
+})

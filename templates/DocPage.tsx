@@ -1,0 +1,52 @@
+// A documentation page: sidebar, breadcrumbs, title, content, last update, previous/next, TOC.
+import { Breadcrumbs } from './Breadcrumbs.tsx'
+import type { PageModel, SiteModel } from './model.ts'
+import { Pagination } from './Pagination.tsx'
+import { Sidebar } from './Sidebar.tsx'
+import { TableOfContents } from './TableOfContents.tsx'
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' })
+
+export function DocPage({ site, page }: { site: SiteModel; page: PageModel }) {
+  const sidebar = page.sidebarId ? site.sidebars[page.sidebarId] : undefined
+  return (
+    <div className={sidebar ? 'doc-layout doc-layout--with-sidebar' : 'doc-layout'}>
+      {sidebar ? (
+        <aside className="doc-layout__sidebar">
+          <Sidebar items={sidebar} route={page.route} />
+        </aside>
+      ) : null}
+      <main id="main-content" className="doc-layout__main" tabIndex={-1}>
+        <article className="doc">
+          {page.unlisted ? (
+            <div className="admonition admonition--warning unlisted-banner" role="note">
+              <div className="admonition__title">Unlisted page</div>
+              <div className="admonition__body">
+                <p>This page is unlisted. Search engines will not index it, and only users having a direct link can access it.</p>
+              </div>
+            </div>
+          ) : null}
+          <Breadcrumbs home={site.config.baseUrl} crumbs={page.breadcrumbs} title={page.title} />
+          <header>
+            <h1>{page.title}</h1>
+          </header>
+          <div className="markdown" dangerouslySetInnerHTML={{ __html: page.html }} />
+          {page.lastUpdated ? (
+            <p className="last-updated">
+              Last updated on{' '}
+              <time dateTime={new Date(page.lastUpdated * 1000).toISOString()}>
+                {dateFormat.format(new Date(page.lastUpdated * 1000))}
+              </time>
+            </p>
+          ) : null}
+          <Pagination previous={page.previous} next={page.next} />
+        </article>
+      </main>
+      {page.toc.length ? (
+        <aside className="doc-layout__toc">
+          <TableOfContents items={page.toc} />
+        </aside>
+      ) : null}
+    </div>
+  )
+}

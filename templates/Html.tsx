@@ -1,0 +1,51 @@
+// The HTML document: head (metadata, stylesheet, colour mode before first paint, configured
+// scripts) around a body.
+import type { ReactNode } from 'react'
+import type { PageModel, SiteModel } from './model.ts'
+
+/** Applies the stored colour mode before first paint, so no flash of the wrong theme. */
+const colorModeScript = (defaultMode: string, respectSystem: boolean) =>
+  `(function(){try{var d=document.documentElement,m=localStorage.getItem('theme')||'${defaultMode}';` +
+  `if(m==='system'||(${respectSystem}&&!localStorage.getItem('theme')))` +
+  `{d.dataset.themeChoice='system';m=matchMedia('(prefers-color-scheme: dark)').matches?'dark':'light'}` +
+  `else d.dataset.themeChoice=m;d.dataset.theme=m==='light'?'light':'dark'}catch(e){}})()`
+
+export function Html({ site, page, children }: { site: SiteModel; page: PageModel; children: ReactNode }) {
+  const { config } = site
+  const title = page.kind === 'landing' ? config.title : `${page.title} | ${config.title}`
+  return (
+    <html lang={config.locales.default} data-theme={config.colorMode.defaultMode} dir="ltr">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{title}</title>
+        {page.description ? <meta name="description" content={page.description} /> : null}
+        <meta property="og:title" content={title} />
+        {page.noindex ? (
+          <meta name="robots" content="noindex, nofollow" />
+        ) : (
+          <link rel="canonical" href={`${config.url}${page.route}`} />
+        )}
+        {config.favicon ? <link rel="icon" href={config.favicon} /> : null}
+        <script
+          dangerouslySetInnerHTML={{
+            __html: colorModeScript(config.colorMode.defaultMode, config.colorMode.respectPrefersColorScheme),
+          }}
+        />
+        <link rel="stylesheet" href={site.assets.css} />
+        {config.scripts.map((script) => (
+          <script
+            key={script.src}
+            src={script.src}
+            async={script.async || undefined}
+            defer={script.defer || undefined}
+            {...script.attributes}
+          />
+        ))}
+        <script type="module" src={site.assets.js} />
+        {site.assets.devReload ? <script type="module" src={site.assets.devReload} /> : null}
+      </head>
+      <body>{children}</body>
+    </html>
+  )
+}
