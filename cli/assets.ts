@@ -9,7 +9,8 @@ import type { SiteAssets } from '../templates/model.ts'
 
 export const TEMPLATES_DIR = fileURLToPath(new URL('../templates/', import.meta.url))
 
-const hashOf = (content: string | Uint8Array) => createHash('sha256').update(content).digest('hex').slice(0, 8)
+const hashOf = (content: string | Uint8Array) =>
+  createHash('sha256').update(content).digest('hex').slice(0, 8)
 
 const bundle = async (entry: string): Promise<string> => {
   const result = await build({
@@ -25,14 +26,21 @@ const bundle = async (entry: string): Promise<string> => {
 }
 
 /** Writes hashed CSS and JS below `outBase` (the folder served at the base URL). */
-export const writeAssets = async (outBase: string, baseUrl: string, dev: boolean): Promise<SiteAssets> => {
+export const writeAssets = async (
+  outBase: string,
+  baseUrl: string,
+  dev: boolean,
+): Promise<SiteAssets> => {
   const write = (name: string, ext: string, content: string) => {
     const file = `assets/${ext}/${name}.${hashOf(content)}.${ext}`
     mkdirSync(join(outBase, 'assets', ext), { recursive: true })
     writeFileSync(join(outBase, file), content)
     return `${baseUrl}${file}`
   }
-  const [js, devReload] = await Promise.all([bundle('client/main.ts'), dev ? bundle('client/dev-reload.ts') : undefined])
+  const [js, devReload] = await Promise.all([
+    bundle('client/main.ts'),
+    dev ? bundle('client/dev-reload.ts') : undefined,
+  ])
   return {
     css: write('styles', 'css', readFileSync(join(TEMPLATES_DIR, 'styles.css'), 'utf8')),
     js: write('main', 'js', js),
@@ -46,7 +54,10 @@ export const listStaticFiles = (staticDir: string, baseUrl: string): Set<string>
   return new Set(
     (readdirSync(staticDir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
       .filter((entry) => entry.isFile())
-      .map((entry) => `${baseUrl}${relative(staticDir, join(entry.parentPath, entry.name)).split(sep).join('/')}`),
+      .map(
+        (entry) =>
+          `${baseUrl}${relative(staticDir, join(entry.parentPath, entry.name)).split(sep).join('/')}`,
+      ),
   )
 }
 

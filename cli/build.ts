@@ -3,17 +3,19 @@
 // pages an edit touches.
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { renderPage } from '../templates/render.tsx'
 import type { PageModel, SidebarItem, SiteAssets, SiteModel } from '../templates/model.ts'
+import { renderPage } from '../templates/render.tsx'
 import { copyFileTo, copyStaticFiles, listStaticFiles, writeAssets } from './assets.ts'
 import { type ResolvedConfig, resolveConfig } from './config.ts'
 import { type DocSource, loadDocs, readDoc } from './content.ts'
-import { type Diagnostic, Diagnostics, BuildFailedError } from './errors.ts'
+import { BuildFailedError, type Diagnostic, Diagnostics } from './errors.ts'
 import { readLastUpdated } from './git.ts'
-import { AssetCollector, type LinkTarget, checkLinks, resolveLink } from './links.ts'
-import { createProcessor, type MarkdownProcessor, renderMarkdown } from './markdown.ts'
+import { AssetCollector, checkLinks, type LinkTarget, resolveLink } from './links.ts'
+import { createProcessor, type MarkdownProcessor } from './markdown.ts'
 import { routeDir, writePage } from './output.ts'
-import { docPageModel, type RenderedDoc, specialPageModel, titleOf } from './pages.ts'
+import { docPageModel, type RenderedDoc, specialPageModel } from './pages.ts'
+import { type DocRenderResult, renderDoc } from './render-doc.ts'
+import { defaultPoolSize, POOL_THRESHOLD, RenderPool } from './render-pool.ts'
 import { type DocPlacement, placeDocs, resolveSidebars } from './sidebars.ts'
 import { generateSitemap } from './sitemap.ts'
 
@@ -26,6 +28,8 @@ export interface BuildOptions {
   dev?: boolean
   /** Re-import config modules (after an edit in the dev server). */
   fresh?: boolean
+  /** Render workers for big sites; 1 renders in this thread. @default the number of cores */
+  workers?: number
 }
 
 export interface BuildResult {
@@ -43,7 +47,12 @@ interface DocState {
 }
 
 const SIDEBAR_FIELDS = (doc: DocState) =>
-  JSON.stringify([doc.rendered.title, doc.source.frontMatter.sidebar_label, doc.source.frontMatter.sidebar_position, doc.source.frontMatter.unlisted])
+  JSON.stringify([
+    doc.rendered.title,
+    doc.source.frontMatter.sidebar_label,
+    doc.source.frontMatter.sidebar_position,
+    doc.source.frontMatter.unlisted,
+  ])
 
 export class SiteBuilder {
   private config!: ResolvedConfig
@@ -79,19 +88,44 @@ export class SiteBuilder {
       resolveLink: (href, from) => resolveLink(ctx, href, from),
       resolveImage: this.assets.resolveImage,
     })
-    this.docs = new Map(sources.map((source) => [source.file, { source, rendered: this.renderDoc(source) }]))
-    this.resolveSidebars()
-    this.lastUpdated = await lastUpdated
-    this.checkLinks()
-    if (!this.options.dev) this.diagnostics.throwIfErrors()
+    const pool = await this.startPool(sources, routeOfFile)
+    try {
+      const rendered = pool
+        ? await pool.renderMarkdown(sources).then(({ results, copies }) => {
+            for (const [from, to] of copies) this.assets.copies.set(from, to)
+            return results
+          })
+        : sources.map((source) => renderDoc(this.processor, source))
+      this.docs = new Map(
+        sources.map((source, i) => [source.file, { source, rendered: this.report(rendered[i]) }]),
+      )
+      this.resolveSidebars()
+      this.lastUpdated = await lastUpdated
+      this.checkLinks()
+      if (!this.options.dev) this.diagnostics.throwIfErrors()
 
-    rmSync(this.options.outDir, { recursive: true, force: true })
-    mkdirSync(this.outBase, { recursive: true })
-    copyStaticFiles(this.config.staticDir, this.outBase)
-    this.siteAssets = await writeAssets(this.outBase, siteConfig.baseUrl, this.options.dev ?? false)
-    const routes = this.writeDocs([...this.docs.values()])
-    routes.push(...this.writeSpecialPages())
-    return this.result(routes, true)
+      rmSync(this.options.outDir, { recursive: true, force: true })
+      mkdirSync(this.outBase, { recursive: true })
+      copyStaticFiles(this.config.staticDir, this.outBase)
+      this.siteAssets = await writeAssets(
+        this.outBase,
+        siteConfig.baseUrl,
+        this.options.dev ?? false,
+      )
+      const states = [...this.docs.values()]
+      if (pool)
+        await pool.writePages(
+          this.site,
+          states.map((state) => this.pageModel(state)),
+          this.options.outDir,
+        )
+      else this.writeDocs(states)
+      const routes = states.map((state) => state.source.route)
+      routes.push(...this.writeSpecialPages())
+      return this.result(routes, true)
+    } finally {
+      await pool?.close()
+    }
   }
 
   /** Rebuilds after Markdown files changed; falls back to a full build when routes move. */
@@ -107,8 +141,9 @@ export class SiteBuilder {
         file,
         this.diagnostics,
       )
-      if (!source || source.route !== before.source.route || source.id !== before.source.id) return this.buildAll()
-      const state = { source, rendered: this.renderDoc(source) }
+      if (!source || source.route !== before.source.route || source.id !== before.source.id)
+        return this.buildAll()
+      const state = { source, rendered: this.report(renderDoc(this.processor, source)) }
       sidebarsChanged ||= SIDEBAR_FIELDS(state) !== SIDEBAR_FIELDS(before)
       this.docs.set(file, state)
       changed.push(state)
@@ -125,20 +160,27 @@ export class SiteBuilder {
     return { routes, errors: this.diagnostics.errors, warnings: this.diagnostics.warnings, full }
   }
 
-  private renderDoc(source: DocSource): RenderedDoc {
-    const { html, file } = renderMarkdown(this.processor, source.file, source.body)
-    for (const message of file.messages) {
-      const diagnostic = { file: source.displayPath, line: message.line ?? undefined, message: message.reason }
-      if (message.fatal) this.diagnostics.error(diagnostic)
-      else this.diagnostics.warn(diagnostic)
-    }
-    return {
-      html,
-      title: titleOf(source, file.data.h1),
-      headings: file.data.headings ?? [],
-      ids: file.data.ids ?? [],
-      links: file.data.links ?? [],
-    }
+  /** Records a doc's diagnostics and returns its rendering. */
+  private report(result: DocRenderResult): RenderedDoc {
+    for (const error of result.errors) this.diagnostics.error(error)
+    for (const warning of result.warnings) this.diagnostics.warn(warning)
+    return result.rendered
+  }
+
+  /** Workers pay off only for full production builds of big sites. */
+  private async startPool(
+    sources: DocSource[],
+    routeOfFile: Map<string, string>,
+  ): Promise<RenderPool | undefined> {
+    const size = this.options.workers ?? defaultPoolSize()
+    if (this.options.dev || size < 2 || sources.length < POOL_THRESHOLD) return undefined
+    return RenderPool.start(size, {
+      type: 'init',
+      docsDir: this.config.docsDir,
+      baseUrl: this.config.site.baseUrl,
+      routes: [...routeOfFile],
+      staticFiles: [...this.staticFiles],
+    })
   }
 
   private resolveSidebars(): void {
@@ -171,17 +213,23 @@ export class SiteBuilder {
 
   private checkLinks(): void {
     const targets = new Map<string, LinkTarget>()
-    for (const { source, rendered } of this.docs.values()) targets.set(source.route, { ids: new Set(rendered.ids) })
+    for (const { source, rendered } of this.docs.values())
+      targets.set(source.route, { ids: new Set(rendered.ids) })
     const { landing } = this.specialRoutes
     if (landing) targets.set(landing.route, { ids: new Set() })
     const configLinks = [
       ...this.config.site.navbar.items,
       ...this.config.site.footer.columns.flatMap((c) => c.items),
     ].flatMap((item) => (item.to ? [{ url: item.to }] : []))
-    const copied = new Set([...this.assets.copies.values()].map((out) => `${this.config.site.baseUrl}${out}`))
+    const copied = new Set(
+      [...this.assets.copies.values()].map((out) => `${this.config.site.baseUrl}${out}`),
+    )
     checkLinks(
       [
-        ...[...this.docs.values()].map(({ source, rendered }) => ({ displayPath: source.displayPath, links: rendered.links })),
+        ...[...this.docs.values()].map(({ source, rendered }) => ({
+          displayPath: source.displayPath,
+          links: rendered.links,
+        })),
         { displayPath: 'content/site.config.ts', links: configLinks },
       ],
       this.config.site.baseUrl,
@@ -192,7 +240,12 @@ export class SiteBuilder {
   }
 
   private pageModel({ source, rendered }: DocState): PageModel {
-    return docPageModel(source, rendered, this.placements.get(source.route), this.lastUpdated.get(source.file))
+    return docPageModel(
+      source,
+      rendered,
+      this.placements.get(source.route),
+      this.lastUpdated.get(source.file),
+    )
   }
 
   private writeDocs(states: DocState[]): string[] {
@@ -220,7 +273,10 @@ export class SiteBuilder {
     const { site } = this.config
     const entries = [...this.docs.values()]
       .filter(({ source }) => !source.frontMatter.unlisted)
-      .map(({ source }) => ({ route: source.route, lastUpdated: this.lastUpdated.get(source.file) }))
+      .map(({ source }) => ({
+        route: source.route,
+        lastUpdated: this.lastUpdated.get(source.file),
+      }))
     if (this.specialRoutes.landing) entries.push({ route: site.baseUrl, lastUpdated: undefined })
     writeFileSync(
       join(this.outBase, 'sitemap.xml'),

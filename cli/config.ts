@@ -38,14 +38,22 @@ const importModule = async (file: string, fresh: boolean, root: string): Promise
 
 const loadValidated = async <T>(
   file: string,
-  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } },
+  schema: {
+    safeParse(
+      v: unknown,
+    ):
+      | { success: true; data: T }
+      | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } }
+  },
   options: ResolveOptions,
 ): Promise<T> => {
   if (!existsSync(file)) throw new DocsError(`${relative(options.root, file)}: file not found`)
   const raw = await importModule(file, options.fresh ?? false, options.root)
   const result = schema.safeParse(raw)
   if (!result.success)
-    throw new BuildFailedError(issuesToDiagnostics(relative(options.root, file), result.error.issues))
+    throw new BuildFailedError(
+      issuesToDiagnostics(relative(options.root, file), result.error.issues),
+    )
   return result.data
 }
 
@@ -53,7 +61,11 @@ export const resolveConfig = async (options: ResolveOptions): Promise<ResolvedCo
   const contentDir = join(options.root, 'content')
   if (!existsSync(contentDir)) throw new DocsError(`${options.root}: no content/ folder here`)
   const site = await loadValidated(join(contentDir, 'site.config.ts'), siteConfigSchema, options)
-  const sidebars = await loadValidated(join(contentDir, 'sidebars.ts'), sidebarsConfigSchema, options)
+  const sidebars = await loadValidated(
+    join(contentDir, 'sidebars.ts'),
+    sidebarsConfigSchema,
+    options,
+  )
   return {
     root: options.root,
     contentDir,

@@ -2,7 +2,7 @@
 // doc id and route. No Markdown is parsed here.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, posix, relative, sep } from 'node:path'
-import { Diagnostics } from './errors.ts'
+import type { Diagnostics } from './errors.ts'
 import { type FrontMatter, parseSource } from './front-matter.ts'
 
 export interface DocSource {
@@ -38,7 +38,10 @@ export const routeOf = (baseUrl: string, relPath: string, slug: string | undefin
   let path: string
   if (slug !== undefined) path = slug.startsWith('/') ? slug : posix.join(dir, slug)
   else path = name === 'index' ? dir : posix.join(dir, name)
-  const clean = posix.normalize(`/${path}/`).replace(/\/+/g, '/').replace(/^\/|\/$/g, '')
+  const clean = posix
+    .normalize(`/${path}/`)
+    .replace(/\/+/g, '/')
+    .replace(/^\/|\/$/g, '')
   return clean ? `${baseUrl}${clean}/` : baseUrl
 }
 
@@ -48,7 +51,11 @@ export interface LoadOptions {
   baseUrl: string
 }
 
-export const readDoc = (options: LoadOptions, file: string, diagnostics: Diagnostics): DocSource | undefined => {
+export const readDoc = (
+  options: LoadOptions,
+  file: string,
+  diagnostics: Diagnostics,
+): DocSource | undefined => {
   const displayPath = toPosix(relative(options.root, file))
   let source: string
   try {
@@ -95,7 +102,10 @@ export const loadDocs = (options: LoadOptions, diagnostics: Diagnostics): DocSou
     }
     const sameId = byId.get(doc.id)
     if (sameId && sameId !== sameRoute)
-      diagnostics.error({ file: doc.displayPath, message: `duplicate doc id "${doc.id}", also used by ${sameId.displayPath}` })
+      diagnostics.error({
+        file: doc.displayPath,
+        message: `duplicate doc id "${doc.id}", also used by ${sameId.displayPath}`,
+      })
     byRoute.set(doc.route, doc)
     byId.set(doc.id, doc)
     docs.push(doc)

@@ -7,10 +7,16 @@ const headingLevel = z.number().int().min(2).max(6)
 
 export const frontMatterSchema = z
   .strictObject({
-    id: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, ".", "_" and "-" only').optional(),
+    id: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, ".", "_" and "-" only')
+      .optional(),
     title: z.string().min(1).optional(),
     description: z.string().optional(),
-    slug: z.string().regex(/^[A-Za-z0-9/_.-]*$/, 'a URL path such as "/admin/mfa/" or "mfa"').optional(),
+    slug: z
+      .string()
+      .regex(/^[A-Za-z0-9/_.-]*$/, 'a URL path such as "/admin/mfa/" or "mfa"')
+      .optional(),
     sidebar_label: z.string().min(1).optional(),
     sidebar_position: z.number().optional(),
     unlisted: z.boolean().default(false),
@@ -67,7 +73,9 @@ export const parseSource = (
     return 2
   }
   if (typeof raw !== 'object' || Array.isArray(raw))
-    return { diagnostics: [{ file, line: 2, message: 'front matter: must be a mapping of fields' }] }
+    return {
+      diagnostics: [{ file, line: 2, message: 'front matter: must be a mapping of fields' }],
+    }
   const parsed = frontMatterSchema.safeParse(raw)
   if (!parsed.success) {
     return {

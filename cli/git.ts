@@ -11,10 +11,14 @@ export const readLastUpdated = async (dir: string): Promise<Map<string, number>>
   try {
     const { stdout: top } = await run('git', ['rev-parse', '--show-toplevel'], { cwd: dir })
     const root = top.trim()
-    const { stdout } = await run('git', ['log', '--format=%x00%ct', '--name-only', '--no-renames', '--', '.'], {
-      cwd: dir,
-      maxBuffer: 256 * 1024 * 1024,
-    })
+    const { stdout } = await run(
+      'git',
+      ['log', '--format=%x00%ct', '--name-only', '--no-renames', '--', '.'],
+      {
+        cwd: dir,
+        maxBuffer: 256 * 1024 * 1024,
+      },
+    )
     let time = 0
     for (const line of stdout.split('\n')) {
       if (line.startsWith('\0')) time = Number(line.slice(1))

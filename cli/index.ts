@@ -6,7 +6,8 @@ import { exitWithError, printDiagnostics, task } from './log.ts'
 
 const port = (value: string): number => {
   const n = Number(value)
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port number (0-65535).')
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new InvalidArgumentError('must be a port number (0-65535).')
   return n
 }
 
@@ -32,7 +33,9 @@ export const createProgram = (): Command => {
 
   program
     .command('serve')
-    .description('dev server that rebuilds on change and reloads the browser; with --dir, serve a built site')
+    .description(
+      'dev server that rebuilds on change and reloads the browser; with --dir, serve a built site',
+    )
     .option('-p, --port <n>', 'port to listen on', port, 3000)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--open', 'open the site in a browser')

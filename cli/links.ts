@@ -21,7 +21,11 @@ export interface ResolverContext {
 }
 
 /** Resolves a link written in `fromFile`: `.md` targets become routes, others are kept. */
-export const resolveLink = (ctx: ResolverContext, href: string, fromFile: string): LinkResolution => {
+export const resolveLink = (
+  ctx: ResolverContext,
+  href: string,
+  fromFile: string,
+): LinkResolution => {
   if (EXTERNAL.test(href)) return { url: href }
   const fromRoute = ctx.routeOfFile.get(fromFile) ?? ctx.baseUrl
   const [path, suffix] = splitHash(href)
@@ -33,7 +37,9 @@ export const resolveLink = (ctx: ResolverContext, href: string, fromFile: string
     return { error: `malformed link "${href}"` }
   }
   if (decoded.endsWith('.md')) {
-    const target = decoded.startsWith('/') ? join(ctx.docsDir, decoded) : resolve(dirname(fromFile), decoded)
+    const target = decoded.startsWith('/')
+      ? join(ctx.docsDir, decoded)
+      : resolve(dirname(fromFile), decoded)
     const route = ctx.routeOfFile.get(target)
     if (!route) return { error: `broken Markdown link "${href}": no such doc` }
     return { url: `${route}${suffix}`, check: `${route}${suffix}` }
@@ -56,7 +62,9 @@ export class AssetCollector {
     if (EXTERNAL.test(src) || src.startsWith('data:')) return { url: src }
     const [path] = splitHash(src)
     if (path.startsWith('/')) {
-      return this.staticRoutes(path) ? { url: src } : { error: `broken image "${src}": no such static file` }
+      return this.staticRoutes(path)
+        ? { url: src }
+        : { error: `broken image "${src}": no such static file` }
     }
     const file = resolve(dirname(fromFile), decodeURI(path))
     const known = this.copies.get(file)
@@ -103,12 +111,20 @@ export const checkLinks = (
       const target = routes.get(path) ?? routes.get(`${path}/`)
       if (!target) {
         if (!isFile(path))
-          diagnostics.error({ file: page.displayPath, line: link.line, message: `broken link to ${link.url}` })
+          diagnostics.error({
+            file: page.displayPath,
+            line: link.line,
+            message: `broken link to ${link.url}`,
+          })
         continue
       }
       const hash = suffix.includes('#') ? suffix.slice(suffix.indexOf('#') + 1) : ''
       if (hash && !target.ids.has(safeDecode(hash)))
-        diagnostics.warn({ file: page.displayPath, line: link.line, message: `broken anchor in link to ${link.url}` })
+        diagnostics.warn({
+          file: page.displayPath,
+          line: link.line,
+          message: `broken anchor in link to ${link.url}`,
+        })
     }
   }
 }

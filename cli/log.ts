@@ -21,6 +21,7 @@ export const task = async <T>(name: string, fn: () => Promise<T>): Promise<T> =>
 /** Prints the error (one line per problem, no stack for expected errors) and exits 1. */
 export const exitWithError = (error: unknown): never => {
   if (error instanceof DocsError) console.error(colour('red', error.message))
-  else console.error(colour('red', `error: ${error instanceof Error ? error.message : String(error)}`))
+  else
+    console.error(colour('red', `error: ${error instanceof Error ? error.message : String(error)}`))
   process.exit(1)
 }

@@ -12,14 +12,7 @@ import type { ReferenceResolver } from './markdown/data.ts'
 import { normalizeDirectiveTitles } from './markdown/directive-titles.ts'
 import rehypeCode from './markdown/rehype-code.ts'
 import rehypeHeadings from './markdown/rehype-headings.ts'
-import remarkAdmonitions from './markdown/remark-admonitions.ts'
-import remarkImages from './markdown/remark-images.ts'
-import remarkLinks from './markdown/remark-links.ts'
-import remarkProviderCard from './markdown/remark-provider-card.ts'
-import remarkQuote from './markdown/remark-quote.ts'
-import remarkTabs from './markdown/remark-tabs.ts'
-import remarkUnknownDirectives from './markdown/remark-unknown-directives.ts'
-import remarkVideo from './markdown/remark-video.ts'
+import remarkKeyward from './markdown/remark-keyward.ts'
 
 export interface ProcessorOptions {
   resolveLink: ReferenceResolver
@@ -31,14 +24,7 @@ export const createProcessor = (options: ProcessorOptions) =>
     .use(remarkParse)
     .use(remarkGfm)
     .use(remarkDirective)
-    .use(remarkAdmonitions)
-    .use(remarkTabs)
-    .use(remarkQuote)
-    .use(remarkVideo)
-    .use(remarkProviderCard, options)
-    .use(remarkUnknownDirectives)
-    .use(remarkLinks, options)
-    .use(remarkImages, options)
+    .use(remarkKeyward, options)
     .use(remarkRehype)
     .use(rehypeHeadings)
     .use(rehypeCode)

@@ -6,7 +6,8 @@ import type { PageModel } from '../templates/model.ts'
 
 export const PAGE_DATA_FILE = 'page-data.json'
 
-export const routeDir = (outDir: string, route: string): string => join(outDir, ...route.split('/').filter(Boolean))
+export const routeDir = (outDir: string, route: string): string =>
+  join(outDir, ...route.split('/').filter(Boolean))
 
 /** Writes the page's HTML and, for docs, the data the client needs to show it without a reload. */
 export const writePage = (outDir: string, page: PageModel, html: string): void => {

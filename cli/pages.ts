@@ -16,7 +16,10 @@ export interface RenderedDoc {
 export const titleOf = (doc: DocSource, h1: string | undefined): string =>
   doc.frontMatter.title ??
   h1 ??
-  (doc.isIndex ? posix.basename(doc.dir) || 'Home' : posix.basename(doc.relPath, '.md')).replace(/[-_]+/g, ' ')
+  (doc.isIndex ? posix.basename(doc.dir) || 'Home' : posix.basename(doc.relPath, '.md')).replace(
+    /[-_]+/g,
+    ' ',
+  )
 
 export const docPageModel = (
   doc: DocSource,
@@ -33,7 +36,9 @@ export const docPageModel = (
     html: rendered.html,
     toc: fm.hide_table_of_contents
       ? []
-      : rendered.headings.filter((h) => h.level >= fm.toc_min_heading_level && h.level <= fm.toc_max_heading_level),
+      : rendered.headings.filter(
+          (h) => h.level >= fm.toc_min_heading_level && h.level <= fm.toc_max_heading_level,
+        ),
     sidebarId: fm.unlisted ? undefined : placement?.sidebarId,
     breadcrumbs: placement?.breadcrumbs ?? [],
     previous: fm.unlisted ? undefined : placement?.previous,
@@ -44,7 +49,12 @@ export const docPageModel = (
   }
 }
 
-export const specialPageModel = (kind: 'landing' | 'not-found', route: string, title: string, description = ''): PageModel => ({
+export const specialPageModel = (
+  kind: 'landing' | 'not-found',
+  route: string,
+  title: string,
+  description = '',
+): PageModel => ({
   kind,
   route,
   title,

@@ -43,7 +43,9 @@ export const siteConfigSchema = z.strictObject({
   navbar: z.strictObject({ items: z.array(navbarItem).default([]) }),
   footer: z.strictObject({
     slogan: z.string().default(''),
-    columns: z.array(z.strictObject({ title: z.string().min(1), items: z.array(link) })).default([]),
+    columns: z
+      .array(z.strictObject({ title: z.string().min(1), items: z.array(link) }))
+      .default([]),
     social: z
       .array(z.strictObject({ label: z.string().min(1), href: z.url(), icon: z.string().min(1) }))
       .default([]),
@@ -79,7 +81,9 @@ export const siteConfigSchema = z.strictObject({
     .strictObject({
       /** Glob patterns (`*` one segment, `**` any depth) of routes left out of sitemap.xml. */
       ignorePatterns: z.array(z.string()).default([]),
-      changefreq: z.enum(['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never']).default('weekly'),
+      changefreq: z
+        .enum(['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never'])
+        .default('weekly'),
     })
     .default({ ignorePatterns: [], changefreq: 'weekly' }),
   /** Guides shown on the landing page and owning a sidebar each. */

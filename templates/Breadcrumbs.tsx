@@ -1,7 +1,15 @@
 // Breadcrumbs: home, the categories above the page, then the page itself.
 import type { Crumb } from './model.ts'
 
-export function Breadcrumbs({ home, crumbs, title }: { home: string; crumbs: Crumb[]; title: string }) {
+export function Breadcrumbs({
+  home,
+  crumbs,
+  title,
+}: {
+  home: string
+  crumbs: Crumb[]
+  title: string
+}) {
   return (
     <nav className="breadcrumbs" aria-label="Breadcrumbs">
       <ol>
@@ -11,7 +19,9 @@ export function Breadcrumbs({ home, crumbs, title }: { home: string; crumbs: Cru
           </a>
         </li>
         {crumbs.map((crumb) => (
-          <li key={`${crumb.label}:${crumb.href ?? ''}`}>{crumb.href ? <a href={crumb.href}>{crumb.label}</a> : <span>{crumb.label}</span>}</li>
+          <li key={`${crumb.label}:${crumb.href ?? ''}`}>
+            {crumb.href ? <a href={crumb.href}>{crumb.label}</a> : <span>{crumb.label}</span>}
+          </li>
         ))}
         <li aria-current="page">
           <span>{title}</span>

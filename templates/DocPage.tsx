@@ -22,7 +22,10 @@ export function DocPage({ site, page }: { site: SiteModel; page: PageModel }) {
             <div className="admonition admonition--warning unlisted-banner" role="note">
               <div className="admonition__title">Unlisted page</div>
               <div className="admonition__body">
-                <p>This page is unlisted. Search engines will not index it, and only users having a direct link can access it.</p>
+                <p>
+                  This page is unlisted. Search engines will not index it, and only users having a
+                  direct link can access it.
+                </p>
               </div>
             </div>
           ) : null}

@@ -14,7 +14,13 @@ export function Footer({ site }: { site: SiteModel }) {
           <ul className="footer__social">
             {footer.social.map((s) => (
               <li key={s.href}>
-                <a href={s.href} aria-label={s.label} title={s.label} rel="noopener noreferrer" target="_blank">
+                <a
+                  href={s.href}
+                  aria-label={s.label}
+                  title={s.label}
+                  rel="noopener noreferrer"
+                  target="_blank"
+                >
                   <img src={s.icon} alt="" width="20" height="20" loading="lazy" />
                 </a>
               </li>

@@ -10,7 +10,15 @@ const colorModeScript = (defaultMode: string, respectSystem: boolean) =>
   `{d.dataset.themeChoice='system';m=matchMedia('(prefers-color-scheme: dark)').matches?'dark':'light'}` +
   `else d.dataset.themeChoice=m;d.dataset.theme=m==='light'?'light':'dark'}catch(e){}})()`
 
-export function Html({ site, page, children }: { site: SiteModel; page: PageModel; children: ReactNode }) {
+export function Html({
+  site,
+  page,
+  children,
+}: {
+  site: SiteModel
+  page: PageModel
+  children: ReactNode
+}) {
   const { config } = site
   const title = page.kind === 'landing' ? config.title : `${page.title} | ${config.title}`
   return (
@@ -29,7 +37,10 @@ export function Html({ site, page, children }: { site: SiteModel; page: PageMode
         {config.favicon ? <link rel="icon" href={config.favicon} /> : null}
         <script
           dangerouslySetInnerHTML={{
-            __html: colorModeScript(config.colorMode.defaultMode, config.colorMode.respectPrefersColorScheme),
+            __html: colorModeScript(
+              config.colorMode.defaultMode,
+              config.colorMode.respectPrefersColorScheme,
+            ),
           }}
         />
         <link rel="stylesheet" href={site.assets.css} />

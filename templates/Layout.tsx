@@ -4,7 +4,15 @@ import { Footer } from './Footer.tsx'
 import type { SiteModel } from './model.ts'
 import { Navbar } from './Navbar.tsx'
 
-export function Layout({ site, route, children }: { site: SiteModel; route: string; children: ReactNode }) {
+export function Layout({
+  site,
+  route,
+  children,
+}: {
+  site: SiteModel
+  route: string
+  children: ReactNode
+}) {
   const bar = site.config.announcementBar
   return (
     <>
@@ -12,14 +20,17 @@ export function Layout({ site, route, children }: { site: SiteModel; route: stri
         Skip to main content
       </a>
       {bar ? (
-        <div className="announcement" role="region" aria-label="Announcement" data-announcement-id={bar.id}>
-          <div className="announcement__content" dangerouslySetInnerHTML={{ __html: bar.content }} />
+        <section className="announcement" aria-label="Announcement" data-announcement-id={bar.id}>
+          <div
+            className="announcement__content"
+            dangerouslySetInnerHTML={{ __html: bar.content }}
+          />
           {bar.isCloseable ? (
             <button type="button" className="announcement__close" aria-label="Close announcement">
               ×
             </button>
           ) : null}
-        </div>
+        </section>
       ) : null}
       <Navbar site={site} route={route} />
       <div className="page">{children}</div>

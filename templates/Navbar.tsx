@@ -1,7 +1,8 @@
 // Top navigation: logo, guide links, external links, colour-mode toggle.
 import type { SiteModel } from './model.ts'
 
-const isActive = (route: string, to: string | undefined) => !!to && to !== '/' && route.startsWith(to)
+const isActive = (route: string, to: string | undefined) =>
+  !!to && to !== '/' && route.startsWith(to)
 
 export function Navbar({ site, route }: { site: SiteModel; route: string }) {
   const { config } = site
@@ -29,12 +30,19 @@ export function Navbar({ site, route }: { site: SiteModel; route: string }) {
           <img src={config.logo.src} alt={config.logo.alt} width="32" height="32" />
           <span className="navbar__title">{config.title}</span>
         </a>
-        <ul className="navbar__items">{items.filter((i) => i.position === 'left').map(renderItem)}</ul>
+        <ul className="navbar__items">
+          {items.filter((i) => i.position === 'left').map(renderItem)}
+        </ul>
         <ul className="navbar__items navbar__items--right">
           {items.filter((i) => i.position === 'right').map(renderItem)}
           {config.colorMode.disableSwitch ? null : (
             <li>
-              <button type="button" className="color-mode-toggle" aria-label="Switch colour mode" title="Switch colour mode">
+              <button
+                type="button"
+                className="color-mode-toggle"
+                aria-label="Switch colour mode"
+                title="Switch colour mode"
+              >
                 <span aria-hidden="true" className="color-mode-toggle__icon" />
               </button>
             </li>

@@ -7,7 +7,8 @@ export function NotFoundPage({ site }: { site: SiteModel }) {
       <h1>Page Not Found</h1>
       <p>We could not find what you were looking for.</p>
       <p>
-        Go to the <a href={site.config.baseUrl}>documentation home</a> or pick a guide from the menu above.
+        Go to the <a href={site.config.baseUrl}>documentation home</a> or pick a guide from the menu
+        above.
       </p>
     </main>
   )

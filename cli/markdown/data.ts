@@ -27,3 +27,12 @@ declare module 'vfile' {
     h1?: string
   }
 }
+
+/** Per-file state shared by the steps of the single mdast pass. */
+export interface StepContext {
+  file: import('vfile').VFile
+  resolveLink: ReferenceResolver
+  resolveImage: ReferenceResolver
+  /** Tab sets seen so far, for unique ids. */
+  tabSets: number
+}

@@ -11,7 +11,12 @@ export const normalizeDirectiveTitles = (markdown: string): string => {
     const line = lines[i]
     const open = FENCE_OPEN.exec(line)
     if (fence) {
-      if (open && open[1][0] === fence[0] && open[1].length >= fence.length && line.trim() === open[1])
+      if (
+        open &&
+        open[1][0] === fence[0] &&
+        open[1].length >= fence.length &&
+        line.trim() === open[1]
+      )
         fence = undefined
       continue
     }

@@ -34,7 +34,11 @@ interface Segment {
 }
 
 /** Flattens highlighted nodes into text segments that remember their enclosing span classes. */
-const flatten = (nodes: ElementContent[] | Root['children'], classes: string[][], out: Segment[]) => {
+const flatten = (
+  nodes: ElementContent[] | Root['children'],
+  classes: string[][],
+  out: Segment[],
+) => {
   for (const node of nodes) {
     if (node.type === 'text') out.push({ text: node.value, classes })
     else if (node.type === 'element')
@@ -45,7 +49,12 @@ const flatten = (nodes: ElementContent[] | Root['children'], classes: string[][]
 const wrap = (text: string, classes: string[][]): ElementContent => {
   let node: ElementContent = { type: 'text', value: text } as Text
   for (let i = classes.length - 1; i >= 0; i--)
-    node = { type: 'element', tagName: 'span', properties: { className: classes[i] }, children: [node] }
+    node = {
+      type: 'element',
+      tagName: 'span',
+      properties: { className: classes[i] },
+      children: [node],
+    }
   return node
 }
 

@@ -49,7 +49,11 @@ export default function rehypeHeadings() {
       node.children.push({
         type: 'element',
         tagName: 'a',
-        properties: { className: ['hash-link'], href: `#${id}`, ariaLabel: `Direct link to ${text}` },
+        properties: {
+          className: ['hash-link'],
+          href: `#${id}`,
+          ariaLabel: `Direct link to ${text}`,
+        },
         children: [{ type: 'text', value: '#' }],
       })
       headings.push({ id, text, level: Number(level) })

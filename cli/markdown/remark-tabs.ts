@@ -1,75 +1,72 @@
-// remark plugin: `::::tabs{groupId=…}` holding `:::tab[Label]{value=…}` items becomes an
+// Directive step: `::::tabs{groupId=…}` holding `:::tab[Label]{value=…}` items becomes an
 // ARIA tab set. Tab sets sharing a group id switch together in the browser.
-import type { Root } from 'mdast'
-import type { ContainerDirective } from 'mdast-util-directive'
+
 import Slugger from 'github-slugger'
-import { visit } from 'unist-util-visit'
+import type { ContainerDirective } from 'mdast-util-directive'
+import type { StepContext } from './data.ts'
 import { asElement, labelText, takeContainerLabel } from './directive-attributes.ts'
 import { reportError } from './messages.ts'
 
-export default function remarkTabs() {
-  return (tree: Root, file: import('vfile').VFile) => {
-    let tabSet = 0
-    visit(tree, 'containerDirective', (node) => {
-      if (node.name === 'tab' && !(node.data as { inTabs?: boolean } | undefined)?.inTabs) {
-        reportError(file, node, 'a ":::tab" must be inside a "::::tabs" container')
-        return
-      }
-      if (node.name !== 'tabs') return
-      const set = tabSet++
-      takeContainerLabel(node)
-      const tabs = node.children.filter(
-        (child): child is ContainerDirective =>
-          child.type === 'containerDirective' && child.name === 'tab',
-      )
-      if (tabs.length === 0 || tabs.length !== node.children.length) {
-        reportError(file, node, '"::::tabs" must contain only ":::tab[Label]" items')
-        return
-      }
-      const slugger = new Slugger()
-      const buttons = tabs.map((tab, index) => {
-        const label = takeContainerLabel(tab)
-        const text = labelText(label) || `Tab ${index + 1}`
-        const value = tab.attributes?.value || slugger.slug(text)
-        const tabId = `tabs-${set}-${index}`
-        tab.data = { ...(tab.data ?? {}), inTabs: true } as typeof tab.data
-        asElement(tab, 'div', {
-          role: 'tabpanel',
-          id: `${tabId}-panel`,
-          ariaLabelledBy: tabId,
-          dataValue: value,
-          tabIndex: 0,
-          hidden: index > 0,
-          className: ['tabs__panel'],
-        })
-        return {
-          type: 'paragraph' as const,
-          children: label ?? [{ type: 'text' as const, value: text }],
-          data: {
-            hName: 'button',
-            hProperties: {
-              type: 'button',
-              role: 'tab',
-              id: tabId,
-              ariaControls: `${tabId}-panel`,
-              ariaSelected: index === 0 ? 'true' : 'false',
-              tabIndex: index === 0 ? 0 : -1,
-              dataValue: value,
-              className: ['tabs__tab'],
-            },
-          },
-        }
-      })
-      const list = {
-        type: 'paragraph' as const,
-        children: buttons,
-        data: { hName: 'div', hProperties: { role: 'tablist', className: ['tabs__list'] } },
-      }
-      node.children = [list, ...tabs] as unknown as typeof node.children
-      asElement(node, 'div', {
-        className: ['tabs'],
-        dataGroupId: node.attributes?.groupId || undefined,
-      })
-    })
+/** A `:::tab` met on its own (tab sets mark theirs before the walk reaches them). */
+export const strayTab = (node: ContainerDirective, ctx: StepContext): void => {
+  if (!(node.data as { inTabs?: boolean } | undefined)?.inTabs)
+    reportError(ctx.file, node, 'a ":::tab" must be inside a "::::tabs" container')
+}
+
+export const tabSet = (node: ContainerDirective, ctx: StepContext): void => {
+  const file = ctx.file
+  const set = ctx.tabSets++
+  takeContainerLabel(node)
+  const tabs = node.children.filter(
+    (child): child is ContainerDirective =>
+      child.type === 'containerDirective' && child.name === 'tab',
+  )
+  if (tabs.length === 0 || tabs.length !== node.children.length) {
+    reportError(file, node, '"::::tabs" must contain only ":::tab[Label]" items')
+    return
   }
+  const slugger = new Slugger()
+  const buttons = tabs.map((tab, index) => {
+    const label = takeContainerLabel(tab)
+    const text = labelText(label) || `Tab ${index + 1}`
+    const value = tab.attributes?.value || slugger.slug(text)
+    const tabId = `tabs-${set}-${index}`
+    tab.data = { ...(tab.data ?? {}), inTabs: true } as typeof tab.data
+    asElement(tab, 'div', {
+      role: 'tabpanel',
+      id: `${tabId}-panel`,
+      ariaLabelledBy: tabId,
+      dataValue: value,
+      tabIndex: 0,
+      hidden: index > 0,
+      className: ['tabs__panel'],
+    })
+    return {
+      type: 'paragraph' as const,
+      children: label ?? [{ type: 'text' as const, value: text }],
+      data: {
+        hName: 'button',
+        hProperties: {
+          type: 'button',
+          role: 'tab',
+          id: tabId,
+          ariaControls: `${tabId}-panel`,
+          ariaSelected: index === 0 ? 'true' : 'false',
+          tabIndex: index === 0 ? 0 : -1,
+          dataValue: value,
+          className: ['tabs__tab'],
+        },
+      },
+    }
+  })
+  const list = {
+    type: 'paragraph' as const,
+    children: buttons,
+    data: { hName: 'div', hProperties: { role: 'tablist', className: ['tabs__list'] } },
+  }
+  node.children = [list, ...tabs] as unknown as typeof node.children
+  asElement(node, 'div', {
+    className: ['tabs'],
+    dataGroupId: node.attributes?.groupId || undefined,
+  })
 }

@@ -1,8 +1,8 @@
-// remark plugin: `::video{src=… title=…}` embeds a YouTube or Vimeo player or an mp4 file,
+// Directive step: `::video{src=… title=…}` embeds a YouTube or Vimeo player or an mp4 file,
 // loaded lazily.
 import type { ElementContent } from 'hast'
-import type { Root } from 'mdast'
-import { visit } from 'unist-util-visit'
+import type { LeafDirective } from 'mdast-util-directive'
+import type { StepContext } from './data.ts'
 import { reportError } from './messages.ts'
 
 type Embed = { kind: 'iframe'; src: string } | { kind: 'video'; src: string }
@@ -25,47 +25,45 @@ export const videoEmbed = (src: string): Embed | undefined => {
         : undefined
   if (youtubeId && /^[\w-]{6,20}$/.test(youtubeId))
     return { kind: 'iframe', src: `https://www.youtube-nocookie.com/embed/${youtubeId}` }
-  const vimeoId = host === 'vimeo.com' || host === 'player.vimeo.com' ? url.pathname.match(/(\d+)\/?$/)?.[1] : undefined
+  const vimeoId =
+    host === 'vimeo.com' || host === 'player.vimeo.com'
+      ? url.pathname.match(/(\d+)\/?$/)?.[1]
+      : undefined
   if (vimeoId) return { kind: 'iframe', src: `https://player.vimeo.com/video/${vimeoId}` }
   if (/\.mp4$/i.test(url.pathname) && (url.protocol === 'https:' || src.startsWith('/')))
     return { kind: 'video', src }
   return undefined
 }
 
-export default function remarkVideo() {
-  return (tree: Root, file: import('vfile').VFile) => {
-    visit(tree, 'leafDirective', (node) => {
-      if (node.name !== 'video') return
-      const src = node.attributes?.src ?? ''
-      const title = node.attributes?.title || 'Video'
-      const embed = videoEmbed(src)
-      if (!embed) {
-        reportError(file, node, `video: "${src}" is not a YouTube, Vimeo or https .mp4 address`)
-        return
-      }
-      const player: ElementContent =
-        embed.kind === 'iframe'
-          ? {
-              type: 'element',
-              tagName: 'iframe',
-              properties: {
-                src: embed.src,
-                title,
-                loading: 'lazy',
-                allow: 'accelerometer; clipboard-write; encrypted-media; gyroscope; picture-in-picture; fullscreen',
-                allowFullScreen: true,
-                referrerPolicy: 'strict-origin-when-cross-origin',
-              },
-              children: [],
-            }
-          : {
-              type: 'element',
-              tagName: 'video',
-              properties: { src: embed.src, controls: true, preload: 'none', title },
-              children: [],
-            }
-      node.children = []
-      node.data = { hName: 'div', hProperties: { className: ['video'] }, hChildren: [player] }
-    })
+export const video = (node: LeafDirective, { file }: StepContext): void => {
+  const src = node.attributes?.src ?? ''
+  const title = node.attributes?.title || 'Video'
+  const embed = videoEmbed(src)
+  if (!embed) {
+    reportError(file, node, `video: "${src}" is not a YouTube, Vimeo or https .mp4 address`)
+    return
   }
+  const player: ElementContent =
+    embed.kind === 'iframe'
+      ? {
+          type: 'element',
+          tagName: 'iframe',
+          properties: {
+            src: embed.src,
+            title,
+            loading: 'lazy',
+            allow:
+              'accelerometer; clipboard-write; encrypted-media; gyroscope; picture-in-picture; fullscreen',
+            referrerPolicy: 'strict-origin-when-cross-origin',
+          },
+          children: [],
+        }
+      : {
+          type: 'element',
+          tagName: 'video',
+          properties: { src: embed.src, controls: true, preload: 'none', title },
+          children: [],
+        }
+  node.children = []
+  node.data = { hName: 'div', hProperties: { className: ['video'] }, hChildren: [player] }
 }

@@ -35,8 +35,11 @@ const activateTab = (tab: HTMLElement) => {
   const group = tabs.dataset.groupId
   if (!group) return selectTab(tabs, value)
   storage.set(`docs-tabs-${group}`, value)
-  for (const other of document.querySelectorAll<HTMLElement>(`.tabs[data-group-id="${CSS.escape(group)}"]`))
-    if (other.querySelector(`:scope > .tabs__list > [data-value="${CSS.escape(value)}"]`)) selectTab(other, value)
+  for (const other of document.querySelectorAll<HTMLElement>(
+    `.tabs[data-group-id="${CSS.escape(group)}"]`,
+  ))
+    if (other.querySelector(`:scope > .tabs__list > [data-value="${CSS.escape(value)}"]`))
+      selectTab(other, value)
 }
 
 const initTabs = () => {
@@ -55,7 +58,11 @@ const initTabs = () => {
     const all = [...tab.parentElement!.querySelectorAll<HTMLElement>('[role="tab"]')]
     const i = all.indexOf(tab)
     const next =
-      event.key === 'Home' ? 0 : event.key === 'End' ? all.length - 1 : (i + (event.key === 'ArrowRight' ? 1 : -1) + all.length) % all.length
+      event.key === 'Home'
+        ? 0
+        : event.key === 'End'
+          ? all.length - 1
+          : (i + (event.key === 'ArrowRight' ? 1 : -1) + all.length) % all.length
     all[next].focus()
     activateTab(all[next])
     event.preventDefault()

@@ -1,0 +1,109 @@
+// Serves a built site the way production should: `.html` and `/index.html` paths redirect to
+// the plain route, a folder without its trailing slash redirects, everything unmatched is the
+// site's 404 page.
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { join, normalize, sep } from 'node:path'
+import { lookup } from 'mrmime'
+
+export interface StaticOptions {
+  /** Output folder (holds `<baseUrl>` inside). */
+  dir: string
+  baseUrl: string
+}
+
+const isFile = (path: string) => {
+  try {
+    return statSync(path).isFile()
+  } catch {
+    return false
+  }
+}
+
+const redirect = (res: ServerResponse, location: string, status = 301) => {
+  res.writeHead(status, { location, 'content-length': 0 })
+  res.end()
+}
+
+/** Returns a request handler for the built tree in `options.dir`. */
+export const createStaticHandler = (options: StaticOptions) => {
+  const root = normalize(options.dir)
+  const notFoundFile = join(root, ...options.baseUrl.split('/').filter(Boolean), '404.html')
+
+  const notFound = (res: ServerResponse, head: boolean) => {
+    const body = existsSync(notFoundFile) ? readFileSync(notFoundFile) : Buffer.from('Not Found')
+    res.writeHead(404, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': body.length,
+    })
+    res.end(head ? undefined : body)
+  }
+
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const head = req.method === 'HEAD'
+    if (req.method !== 'GET' && !head) {
+      res.writeHead(405, { allow: 'GET, HEAD', 'content-length': 0 })
+      res.end()
+      return
+    }
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    let path: string
+    try {
+      path = decodeURIComponent(url.pathname)
+    } catch {
+      notFound(res, head)
+      return
+    }
+    if (path.includes('\0')) {
+      notFound(res, head)
+      return
+    }
+    if (path === '/' && options.baseUrl !== '/') {
+      redirect(res, options.baseUrl + url.search, 302)
+      return
+    }
+    if (path.endsWith('/index.html')) {
+      redirect(res, url.pathname.slice(0, -'index.html'.length) + url.search)
+      return
+    }
+    if (path.endsWith('.html') && !path.endsWith('/404.html')) {
+      redirect(res, `${url.pathname.slice(0, -'.html'.length)}/${url.search}`)
+      return
+    }
+    const file = normalize(join(root, path))
+    if (file !== root && !file.startsWith(root + sep)) {
+      notFound(res, head)
+      return
+    }
+    if (!path.endsWith('/') && isFile(file)) {
+      send(res, file, head)
+      return
+    }
+    if (isFile(join(file, 'index.html'))) {
+      if (!path.endsWith('/')) {
+        redirect(res, `${url.pathname}/${url.search}`)
+        return
+      }
+      send(res, join(file, 'index.html'), head)
+      return
+    }
+    notFound(res, head)
+  }
+}
+
+const send = (res: ServerResponse, file: string, head: boolean) => {
+  const size = statSync(file).size
+  const type = lookup(file) ?? 'application/octet-stream'
+  const hashed = /\.[0-9a-f]{8}\.\w+$/.test(file)
+  res.writeHead(200, {
+    'content-type':
+      type.startsWith('text/') || type.endsWith('javascript') || type.endsWith('json')
+        ? `${type}; charset=utf-8`
+        : type,
+    'content-length': size,
+    'cache-control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
+    'x-content-type-options': 'nosniff',
+  })
+  if (head) res.end()
+  else createReadStream(file).pipe(res)
+}
