@@ -1,14 +1,13 @@
 #!/usr/bin/env node
-// Runs a TypeScript script of this repository (benchmarks, tools) through tsx.
+// Runs a TypeScript script of this repository (benchmarks, tools).
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { register } from 'tsx/esm/api'
+import './register-ts.js'
 
 const script = process.argv[2]
 if (!script) {
   console.error('usage: node bin/run.js SCRIPT.ts [args...]')
   process.exit(1)
 }
-register()
 process.argv.splice(1, 1)
 await import(pathToFileURL(resolve(script)).href)

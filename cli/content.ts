@@ -66,7 +66,6 @@ export const readDoc = (
   }
   const { result, diagnostics: problems } = parseSource(displayPath, source)
   for (const problem of problems) diagnostics.error(problem)
-  if (!result) return undefined
   const relPath = toPosix(relative(options.docsDir, file))
   const dir = posix.dirname(relPath) === '.' ? '' : posix.dirname(relPath)
   const name = posix.basename(relPath, '.md')

@@ -33,10 +33,17 @@ export class Diagnostics {
   }
 }
 
+/** Orders diagnostics by file, then line, so each file's problems read top to bottom. */
+export const sortDiagnostics = (list: Diagnostic[]): Diagnostic[] =>
+  [...list].sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0))
+
 export class BuildFailedError extends DocsError {
   override name = 'BuildFailedError'
-  constructor(readonly diagnostics: Diagnostic[]) {
-    super(diagnostics.map((d) => formatDiagnostic(d)).join('\n'))
+  readonly diagnostics: Diagnostic[]
+  constructor(diagnostics: Diagnostic[]) {
+    const sorted = sortDiagnostics(diagnostics)
+    super(sorted.map((d) => formatDiagnostic(d)).join('\n'))
+    this.diagnostics = sorted
   }
 }
 

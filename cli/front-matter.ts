@@ -33,6 +33,7 @@ export const frontMatterSchema = z
 export type FrontMatter = z.output<typeof frontMatterSchema>
 
 export interface ParsedSource {
+  /** Defaults only when the front matter had errors, so one mistake is reported once. */
   frontMatter: FrontMatter
   /** The body with the front matter replaced by blank lines, so positions keep the file's line numbers. */
   body: string
@@ -40,21 +41,25 @@ export interface ParsedSource {
 
 const FENCE = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/
 
-/** Parses front matter; problems are returned as diagnostics naming the field and its line. */
+/**
+ * Parses front matter; problems are returned as diagnostics naming the field and its line,
+ * beside a result with default front matter so the doc still takes part in the build.
+ */
 export const parseSource = (
   file: string,
   source: string,
-): { result?: ParsedSource; diagnostics: Diagnostic[] } => {
+): { result: ParsedSource; diagnostics: Diagnostic[] } => {
   const match = FENCE.exec(source)
-  if (!match) {
-    const frontMatter = frontMatterSchema.parse({})
-    return { result: { frontMatter, body: source }, diagnostics: [] }
-  }
+  if (!match)
+    return { result: { frontMatter: frontMatterSchema.parse({}), body: source }, diagnostics: [] }
+  const body = '\n'.repeat(match[0].split('\n').length - 1) + source.slice(match[0].length)
+  const fallback = { frontMatter: frontMatterSchema.parse({}), body }
   const lineCounter = new LineCounter()
   const doc = parseDocument(match[1], { lineCounter, prettyErrors: false })
   // Line 1 is the opening fence, so YAML line n is file line n + 1.
   if (doc.errors.length > 0) {
     return {
+      result: fallback,
       diagnostics: doc.errors.map((e) => ({
         file,
         line: (e.linePos?.[0]?.line ?? 0) + 1,
@@ -74,11 +79,13 @@ export const parseSource = (
   }
   if (typeof raw !== 'object' || Array.isArray(raw))
     return {
+      result: fallback,
       diagnostics: [{ file, line: 2, message: 'front matter: must be a mapping of fields' }],
     }
   const parsed = frontMatterSchema.safeParse(raw)
   if (!parsed.success) {
     return {
+      result: fallback,
       diagnostics: parsed.error.issues.flatMap((issue) => {
         // Unknown keys arrive as one issue listing them; report each on its own line.
         const keys =
@@ -93,9 +100,5 @@ export const parseSource = (
       }),
     }
   }
-  const blank = '\n'.repeat(match[0].split('\n').length - 1)
-  return {
-    result: { frontMatter: parsed.data, body: blank + source.slice(match[0].length) },
-    diagnostics: [],
-  }
+  return { result: { frontMatter: parsed.data, body }, diagnostics: [] }
 }

@@ -1,13 +1,14 @@
 // Console output of the CLI: diagnostics, timed tasks, and the one-line fatal error.
 import { styleText } from 'node:util'
-import { type Diagnostic, DocsError, formatDiagnostic } from './errors.ts'
+import { type Diagnostic, DocsError, formatDiagnostic, sortDiagnostics } from './errors.ts'
 
 const colour = (style: Parameters<typeof styleText>[0], text: string) =>
   process.stderr.isTTY ? styleText(style, text) : text
 
 export const printDiagnostics = (errors: Diagnostic[], warnings: Diagnostic[]): void => {
-  for (const w of warnings) console.error(colour('yellow', formatDiagnostic(w, 'warning')))
-  for (const e of errors) console.error(colour('red', formatDiagnostic(e)))
+  for (const w of sortDiagnostics(warnings))
+    console.error(colour('yellow', formatDiagnostic(w, 'warning')))
+  for (const e of sortDiagnostics(errors)) console.error(colour('red', formatDiagnostic(e)))
 }
 
 /** Runs a step and reports its duration. */

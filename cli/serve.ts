@@ -23,6 +23,8 @@ export interface ServeOptions {
 
 export interface RunningServer {
   url: string
+  /** The folder being served (a temporary build folder in dev mode). */
+  outDir: string
   server: Server
   close(): Promise<void>
   /** Dev mode: resolves after the rebuild that the latest change started. */
@@ -141,6 +143,7 @@ export const startServer = async (options: ServeOptions): Promise<RunningServer>
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}${site.baseUrl}`
   return {
     url,
+    outDir,
     server,
     idle: () => pending.then(() => undefined),
     close: async () => {

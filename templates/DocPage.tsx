@@ -7,6 +7,16 @@ import { TableOfContents } from './TableOfContents.tsx'
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' })
 
+function LastUpdated({ seconds }: { seconds: number }) {
+  const date = new Date(seconds * 1000)
+  return (
+    <p className="last-updated">
+      {'Last updated on '}
+      <time dateTime={date.toISOString()}>{dateFormat.format(date)}</time>
+    </p>
+  )
+}
+
 export function DocPage({ site, page }: { site: SiteModel; page: PageModel }) {
   const sidebar = page.sidebarId ? site.sidebars[page.sidebarId] : undefined
   return (
@@ -34,14 +44,7 @@ export function DocPage({ site, page }: { site: SiteModel; page: PageModel }) {
             <h1>{page.title}</h1>
           </header>
           <div className="markdown" dangerouslySetInnerHTML={{ __html: page.html }} />
-          {page.lastUpdated ? (
-            <p className="last-updated">
-              Last updated on{' '}
-              <time dateTime={new Date(page.lastUpdated * 1000).toISOString()}>
-                {dateFormat.format(new Date(page.lastUpdated * 1000))}
-              </time>
-            </p>
-          ) : null}
+          {page.lastUpdated ? <LastUpdated seconds={page.lastUpdated} /> : null}
           <Pagination previous={page.previous} next={page.next} />
         </article>
       </main>

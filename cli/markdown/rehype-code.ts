@@ -17,7 +17,7 @@ export interface CodeMeta {
 /** Parses a fence's meta string: `title="…"` and a `{1,3-5}` line range list. */
 export const parseCodeMeta = (meta: string | undefined): CodeMeta => {
   const highlightLines = new Set<number>()
-  if (!meta) return { highlightLines }
+  if (!meta) return { title: undefined, highlightLines }
   const title = /title=(?:"([^"]*)"|'([^']*)'|(\S+))/.exec(meta)
   const ranges = /\{([\d,\s-]+)\}/.exec(meta)
   for (const part of ranges?.[1].split(',') ?? []) {

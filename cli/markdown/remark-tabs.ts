@@ -21,6 +21,8 @@ export const tabSet = (node: ContainerDirective, ctx: StepContext): void => {
     (child): child is ContainerDirective =>
       child.type === 'containerDirective' && child.name === 'tab',
   )
+  // Claim the tabs first, so a bad set reports one error and not one per tab as well.
+  for (const tab of tabs) tab.data = { ...(tab.data ?? {}), inTabs: true } as typeof tab.data
   if (tabs.length === 0 || tabs.length !== node.children.length) {
     reportError(file, node, '"::::tabs" must contain only ":::tab[Label]" items')
     return
@@ -31,7 +33,6 @@ export const tabSet = (node: ContainerDirective, ctx: StepContext): void => {
     const text = labelText(label) || `Tab ${index + 1}`
     const value = tab.attributes?.value || slugger.slug(text)
     const tabId = `tabs-${set}-${index}`
-    tab.data = { ...(tab.data ?? {}), inTabs: true } as typeof tab.data
     asElement(tab, 'div', {
       role: 'tabpanel',
       id: `${tabId}-panel`,
