@@ -61,6 +61,9 @@ export class SiteBuilder {
   private outBase = ''
   private docs = new Map<string, DocState>()
   private placements = new Map<string, DocPlacement>()
+  private targets = new Map<string, LinkTarget>()
+  /** Images already copied to the output. */
+  private copied = new Set<string>()
   private lastUpdated = new Map<string, number>()
   private staticFiles = new Set<string>()
   private processor!: MarkdownProcessor
@@ -101,6 +104,7 @@ export class SiteBuilder {
       )
       this.resolveSidebars()
       this.lastUpdated = await lastUpdated
+      this.targets = this.linkTargets()
       this.checkLinks()
       if (!this.options.dev) this.diagnostics.throwIfErrors()
 
@@ -133,6 +137,7 @@ export class SiteBuilder {
     this.diagnostics = new Diagnostics()
     const changed: DocState[] = []
     let sidebarsChanged = false
+    let idsChanged = false
     for (const file of files) {
       const before = this.docs.get(file)
       if (!before || !existsSync(file)) return this.buildAll()
@@ -145,18 +150,26 @@ export class SiteBuilder {
         return this.buildAll()
       const state = { source, rendered: this.report(renderDoc(this.processor, source)) }
       sidebarsChanged ||= SIDEBAR_FIELDS(state) !== SIDEBAR_FIELDS(before)
+      idsChanged ||= state.rendered.ids.join('\n') !== before.rendered.ids.join('\n')
       this.docs.set(file, state)
+      this.targets.set(source.route, { ids: new Set(state.rendered.ids) })
       changed.push(state)
     }
     if (sidebarsChanged) this.resolveSidebars()
-    this.checkLinks()
+    // Other pages' anchors into the edited ones can only break when their ids change.
+    this.checkLinks(idsChanged ? undefined : changed)
     const routes = this.writeDocs(sidebarsChanged ? [...this.docs.values()] : changed)
     if (sidebarsChanged) this.writeSitemap()
     return this.result(routes, false)
   }
 
   private result(routes: string[], full: boolean): BuildResult {
-    for (const [source, out] of this.assets.copies) copyFileTo(source, join(this.outBase, out))
+    if (full) this.copied.clear()
+    for (const [source, out] of this.assets.copies) {
+      if (this.copied.has(out)) continue
+      copyFileTo(source, join(this.outBase, out))
+      this.copied.add(out)
+    }
     return { routes, errors: this.diagnostics.errors, warnings: this.diagnostics.warnings, full }
   }
 
@@ -167,13 +180,13 @@ export class SiteBuilder {
     return result.rendered
   }
 
-  /** Workers pay off only for full production builds of big sites. */
+  /** Workers pay off only for full builds of big sites. */
   private async startPool(
     sources: DocSource[],
     routeOfFile: Map<string, string>,
   ): Promise<RenderPool | undefined> {
     const size = this.options.workers ?? defaultPoolSize()
-    if (this.options.dev || size < 2 || sources.length < POOL_THRESHOLD) return undefined
+    if (size < 2 || sources.length < POOL_THRESHOLD) return undefined
     return RenderPool.start(size, {
       type: 'init',
       docsDir: this.config.docsDir,
@@ -211,29 +224,36 @@ export class SiteBuilder {
     }
   }
 
-  private checkLinks(): void {
+  /** Pages and their ids, the targets of the link check. */
+  private linkTargets(): Map<string, LinkTarget> {
     const targets = new Map<string, LinkTarget>()
     for (const { source, rendered } of this.docs.values())
       targets.set(source.route, { ids: new Set(rendered.ids) })
     const { landing } = this.specialRoutes
     if (landing) targets.set(landing.route, { ids: new Set() })
-    const configLinks = [
-      ...this.config.site.navbar.items,
-      ...this.config.site.footer.columns.flatMap((c) => c.items),
-    ].flatMap((item) => (item.to ? [{ url: item.to }] : []))
+    return targets
+  }
+
+  /** Checks the links of `pages` (all pages and the config's links when not given). */
+  private checkLinks(pages?: DocState[]): void {
+    const sources = (pages ?? [...this.docs.values()]).map(({ source, rendered }) => ({
+      displayPath: source.displayPath,
+      links: rendered.links,
+    }))
+    if (!pages) {
+      const configLinks = [
+        ...this.config.site.navbar.items,
+        ...this.config.site.footer.columns.flatMap((c) => c.items),
+      ].flatMap((item) => (item.to ? [{ url: item.to }] : []))
+      sources.push({ displayPath: 'content/site.config.ts', links: configLinks })
+    }
     const copied = new Set(
       [...this.assets.copies.values()].map((out) => `${this.config.site.baseUrl}${out}`),
     )
     checkLinks(
-      [
-        ...[...this.docs.values()].map(({ source, rendered }) => ({
-          displayPath: source.displayPath,
-          links: rendered.links,
-        })),
-        { displayPath: 'content/site.config.ts', links: configLinks },
-      ],
+      sources,
       this.config.site.baseUrl,
-      targets,
+      this.targets,
       (path) => this.staticFiles.has(path) || copied.has(path),
       this.diagnostics,
     )

@@ -11,6 +11,13 @@ const port = (value: string): number => {
   return n
 }
 
+const count = (value: string): number => {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1 || n > 64)
+    throw new InvalidArgumentError('must be a whole number from 1 to 64.')
+  return n
+}
+
 export const createProgram = (): Command => {
   const program = new Command('docs')
     .description('Build and serve the Keyward documentation site.')
@@ -21,11 +28,12 @@ export const createProgram = (): Command => {
     .command('build')
     .description('render content/ into a static site')
     .option('-o, --out <dir>', 'output folder', 'build')
-    .action(async (options: { out: string }) => {
+    .option('-w, --workers <n>', 'render threads for big sites (default: one per core)', count)
+    .action(async (options: { out: string; workers?: number }) => {
       const { root } = program.opts<{ root: string }>()
       const { build } = await import('./build.ts')
       const result = await task('built site', () =>
-        build({ root: resolve(root), outDir: resolve(options.out) }),
+        build({ root: resolve(root), outDir: resolve(options.out), workers: options.workers }),
       )
       printDiagnostics([], result.warnings)
       console.log(`${result.routes.length} pages written to ${resolve(options.out)}`)

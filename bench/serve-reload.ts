@@ -1,0 +1,75 @@
+// Benchmark: in `docs serve`, the time from saving a page to the reloaded page in a real
+// browser (Debian chromium via playwright-core), on the synthetic corpus.
+// Usage: node bin/run.js bench/serve-reload.ts [--pages 2000] [--edits 20]
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { chromium } from 'playwright-core'
+import { startServer } from '../cli/serve.ts'
+import { generateCorpus } from './generate-corpus.ts'
+
+const { values } = parseArgs({
+  options: { pages: { type: 'string', default: '2000' }, edits: { type: 'string', default: '20' } },
+})
+const root = join(fileURLToPath(new URL('.', import.meta.url)), 'corpus')
+generateCorpus({ pages: Number(values.pages), out: root })
+
+const quietLog = console.log
+console.log = () => {} // the dev server reports each rebuild; keep the figures readable
+const startedAt = performance.now()
+const server = await startServer({ root, port: 0, host: '127.0.0.1' })
+const firstBuild = performance.now() - startedAt
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+})
+try {
+  const page = await browser.newPage()
+  const file = join(root, 'content/docs/admin/topic-3/page-7.md')
+  const original = readFileSync(file, 'utf8')
+  await page.goto(new URL('admin/topic-3/page-7/', server.url).href)
+  await page.waitForFunction(() => document.readyState === 'complete')
+  await new Promise((r) => setTimeout(r, 500)) // let the live-reload connection open
+  // A second listener in this process tells the server's share (save to reload event).
+  const events = await fetch(new URL('/__docs/events', server.url))
+  const reader = events.body!.pipeThrough(new TextDecoderStream()).getReader()
+  const nextReload = async () => {
+    for (;;) {
+      const { value } = await reader.read()
+      if (value?.includes('event: reload')) return performance.now()
+    }
+  }
+  const times: number[] = []
+  const serverTimes: number[] = []
+  for (let i = 0; i < Number(values.edits); i++) {
+    const marker = `edit-marker-${i}`
+    const loaded = page.waitForEvent('domcontentloaded')
+    const signalled = nextReload()
+    const saved = performance.now()
+    writeFileSync(file, `${original}\n\n${marker}\n`)
+    serverTimes.push((await signalled) - saved)
+    await loaded
+    const elapsed = performance.now() - saved
+    if (!(await page.content()).includes(marker))
+      throw new Error(`edit ${i} did not reach the page`)
+    times.push(elapsed)
+  }
+  writeFileSync(file, original)
+  await reader.cancel()
+  const pct = (p: number, list = times) => {
+    const sorted = [...list].sort((a, b) => a - b)
+    return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))].toFixed(1)
+  }
+  console.log = quietLog
+  console.log(`corpus ${values.pages} pages; first dev build ${(firstBuild / 1000).toFixed(1)} s`)
+  console.log(
+    `save to reloaded page (DOMContentLoaded), ${times.length} edits: p50 ${pct(50)} ms, p95 ${pct(95)} ms, max ${Math.max(...times).toFixed(1)} ms (target < 100 ms)`,
+  )
+  console.log(
+    `  of which save to the server's reload event: p50 ${pct(50, serverTimes)} ms, p95 ${pct(95, serverTimes)} ms`,
+  )
+} finally {
+  await browser.close()
+  await server.close()
+}
