@@ -11,8 +11,6 @@ const link = z.strictObject({
 
 const navbarItem = link.extend({
   position: z.enum(['left', 'right']).default('left'),
-  /** Sidebar id whose pages mark this item active. */
-  sidebarId: z.string().optional(),
 })
 
 const script = z.strictObject({

@@ -13,11 +13,11 @@ export default defineConfig({
   logo: { src: '/docs/img/logo.svg', alt: 'Keyward logo' },
   navbar: {
     items: [
-      { label: 'User guide', to: '/docs/user/', sidebarId: 'user' },
-      { label: 'Admin guide', to: '/docs/admin/', sidebarId: 'admin' },
-      { label: 'Hosting guide', to: '/docs/hosting/', sidebarId: 'hosting' },
+      { label: 'User guide', to: '/docs/user/' },
+      { label: 'Admin guide', to: '/docs/admin/' },
+      { label: 'Hosting guide', to: '/docs/hosting/' },
       { label: 'API guide', to: '/docs/api/' },
-      { label: 'Contribute guide', to: '/docs/contribute/', sidebarId: 'contribute' },
+      { label: 'Contribute guide', to: '/docs/contribute/' },
       { label: 'Keyward', href: 'https://keyward.example/', position: 'right' },
       { label: 'Repository', href: repository, position: 'right' },
     ],

@@ -68,6 +68,15 @@ const startDev = async (t: import('ava').ExecutionContext, site: TestSite) => {
   return server
 }
 
+/** A dev server on the standard test site, with a live-reload listener. */
+const startListening = async (t: import('ava').ExecutionContext) => {
+  const site = createSite(t, docs)
+  const server = await startDev(t, site)
+  const events = await listen(server)
+  t.teardown(events.close)
+  return { site, server, events }
+}
+
 const checkNormalisation = async (t: import('ava').ExecutionContext, server: RunningServer) => {
   const expectRedirect = async (path: string, status: number, location: string) => {
     const response = await get(server, path)
@@ -119,14 +128,11 @@ test('preview server (--dir) serves a built tree the same way, without live relo
 })
 
 test('editing a page body rebuilds only that page and tells open tabs to reload it', async (t) => {
-  const site = createSite(t, docs)
-  const server = await startDev(t, site)
+  const { site, server, events } = await startListening(t)
   const page = await (await get(server, '/docs/guide/usage/')).text()
   t.true(page.includes('/docs/assets/js/dev-reload.'), 'the dev page loads the reload client')
   const otherPage = join(server.outDir, 'docs/guide/other/index.html')
   const otherWritten = statSync(otherPage).mtimeMs
-  const events = await listen(server)
-  t.teardown(events.close)
   site.write('content/docs/guide/usage.md', doc({ title: 'Usage' }, 'New usage text.\n'))
   t.deepEqual(await events.next('reload'), { routes: ['/docs/guide/usage/'], full: false })
   t.true((await (await get(server, '/docs/guide/usage/')).text()).includes('New usage text.'))
@@ -134,10 +140,7 @@ test('editing a page body rebuilds only that page and tells open tabs to reload 
 })
 
 test('changing a title rebuilds the pages whose sidebar shows it; adding a page rebuilds the site', async (t) => {
-  const site = createSite(t, docs)
-  const server = await startDev(t, site)
-  const events = await listen(server)
-  t.teardown(events.close)
+  const { site, server, events } = await startListening(t)
   site.write('content/docs/guide/usage.md', doc({ title: 'Using it' }, 'Old usage text.\n'))
   const retitled = (await events.next('reload')) as { routes: string[]; full: boolean }
   t.deepEqual([...retitled.routes].sort(), [
@@ -162,20 +165,14 @@ test('changing a title rebuilds the pages whose sidebar shows it; adding a page 
 })
 
 test('an edit that breaks a link is reported to open tabs and the last good pages stay served', async (t) => {
-  const site = createSite(t, docs)
-  const server = await startDev(t, site)
-  const events = await listen(server)
-  t.teardown(events.close)
+  const { site, server, events } = await startListening(t)
   site.write('content/docs/guide/other.md', doc({ title: 'Other' }, 'See [gone](./gone.md).\n'))
   t.is(await events.next('build-error'), '1 error(s), see the terminal')
   t.is((await get(server, '/docs/guide/usage/')).status, 200)
 })
 
 test('a static file edit is copied without a page rebuild', async (t) => {
-  const site = createSite(t, docs)
-  const server = await startDev(t, site)
-  const events = await listen(server)
-  t.teardown(events.close)
+  const { site, server, events } = await startListening(t)
   const page = join(server.outDir, 'docs/guide/usage/index.html')
   const pageWritten = statSync(page).mtimeMs
   site.write('content/static/img/extra.txt', 'hello')
