@@ -1,0 +1,64 @@
+// Boots the server's parts in order: database (embedded when none is configured), ORM and
+// migrations, server key, plugins; and shuts them down in reverse.
+import type { MikroORM } from '@mikro-orm/postgresql'
+import { type Logger, pino } from 'pino'
+import type { ServerConfig } from './config.ts'
+import { type Database, openDatabase } from './database.ts'
+import { createOrm, migrate } from './orm.ts'
+import { assemblePlugins, type Plugin } from './plugin.ts'
+import { loadServerKey, type ServerKey } from './server-key.ts'
+
+export interface AppContext {
+  config: ServerConfig
+  logger: Logger
+  orm: MikroORM
+  database: Database
+  serverKey: ServerKey
+  /** Enabled plugins, dependencies first. */
+  plugins: readonly Plugin[]
+}
+
+export const createLogger = (config: Pick<ServerConfig, 'logLevel'>): Logger =>
+  pino({
+    level: config.logLevel,
+    base: { service: 'keyward-api' },
+    // Belt and braces: nothing the core logs carries these, and plugins must not either.
+    redact: { paths: ['*.password', '*.token', '*.cookie', '*.authorization', '*.privateKey', '*.armored_key'], censor: '[redacted]' },
+  })
+
+export interface BootOptions {
+  config: ServerConfig
+  plugins: readonly Plugin[]
+  logger?: Logger
+  /** Apply pending migrations. @default true */
+  migrate?: boolean
+}
+
+export const bootApp = async (options: BootOptions): Promise<AppContext> => {
+  const { config } = options
+  const logger = options.logger ?? createLogger(config)
+  const plugins = assemblePlugins(options.plugins, config.disabledPlugins)
+  const database = await openDatabase(config, logger)
+  try {
+    const orm = await createOrm({ url: database.url, entities: plugins.flatMap((p) => p.entities ?? []), logger })
+    try {
+      if (options.migrate !== false) {
+        const applied = await migrate(orm)
+        if (applied.length) logger.info({ migrations: applied }, 'migrations applied')
+      }
+      const serverKey = await loadServerKey(config, logger)
+      return { config, logger, orm, database, serverKey, plugins }
+    } catch (error) {
+      await orm.close()
+      throw error
+    }
+  } catch (error) {
+    await database.stop()
+    throw error
+  }
+}
+
+export const shutdownApp = async (app: AppContext): Promise<void> => {
+  await app.orm.close()
+  await app.database.stop()
+}

@@ -1,0 +1,101 @@
+// The `api` command line: start, migrate, openapi, healthcheck.
+import { Command, InvalidArgumentError } from 'commander'
+import { plugins as availablePlugins } from '../plugins/index.ts'
+import { bootApp, createLogger, shutdownApp } from './app.ts'
+import { ConfigError, loadConfig } from './config.ts'
+import { openDatabase } from './database.ts'
+import { buildOpenApi } from './openapi.ts'
+import { createOrm, migrate } from './orm.ts'
+import { assemblePlugins, PluginError } from './plugin.ts'
+import { listen } from './server.ts'
+import { ServerKeyError } from './server-key.ts'
+
+const port = (value: string): number => {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port number (0-65535).')
+  return n
+}
+
+const start = async (options: { port?: number; host?: string }) => {
+  const config = loadConfig({ overrides: { port: options.port, host: options.host } })
+  const app = await bootApp({ config, plugins: availablePlugins })
+  const running = await listen(app, config.port, config.host)
+  console.log(`Keyward API listening on ${running.url}/ (database: ${app.database.embedded ? 'embedded PostgreSQL' : 'DATABASE_URL'})`)
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    app.logger.info({ signal }, 'shutting down')
+    await running.close()
+    await shutdownApp(app)
+    process.exit(0)
+  }
+  process.once('SIGINT', () => void stop('SIGINT'))
+  process.once('SIGTERM', () => void stop('SIGTERM'))
+}
+
+const runMigrations = async () => {
+  const config = loadConfig()
+  const logger = createLogger(config)
+  const database = await openDatabase(config, logger)
+  try {
+    const orm = await createOrm({
+      url: database.url,
+      entities: assemblePlugins(availablePlugins, config.disabledPlugins).flatMap((p) => p.entities ?? []),
+    })
+    try {
+      const applied = await migrate(orm)
+      console.log(applied.length ? `applied: ${applied.join(', ')}` : 'the database is up to date')
+    } finally {
+      await orm.close()
+    }
+  } finally {
+    await database.stop()
+  }
+}
+
+const healthcheck = async () => {
+  const config = loadConfig()
+  const { runChecks } = await import('../plugins/healthcheck/index.ts')
+  const app = await bootApp({ config, plugins: availablePlugins, migrate: false, logger: createLogger({ logLevel: 'warn' }) })
+  try {
+    const checks = await runChecks(app)
+    for (const check of checks)
+      console.log(`${check.ok ? 'ok  ' : check.level === 'error' ? 'FAIL' : 'warn'} ${check.domain}.${check.name}: ${check.description}`)
+    const failed = checks.filter((check) => !check.ok && check.level === 'error')
+    console.log(failed.length ? `${failed.length} check(s) failed` : 'all checks passed')
+    process.exitCode = failed.length ? 1 : 0
+  } finally {
+    await shutdownApp(app)
+  }
+}
+
+export const createProgram = () => {
+  const program = new Command('api').description('The Keyward API server (passbolt API v5 compatible).').showHelpAfterError()
+  program
+    .command('start')
+    .description('apply migrations, then serve (embedded PostgreSQL when DATABASE_URL is unset)')
+    .option('-p, --port <n>', 'port to listen on (default: 8080, or KEYWARD_PORT)', port)
+    .option('--host <host>', 'address to listen on (default: 127.0.0.1, or KEYWARD_HOST)')
+    .action(start)
+  program.command('migrate').description('apply pending database migrations').action(runMigrations)
+  program
+    .command('openapi')
+    .description('print the OpenAPI 3.1 document of the enabled plugins')
+    .action(() => {
+      const config = loadConfig()
+      console.log(JSON.stringify(buildOpenApi(assemblePlugins(availablePlugins, config.disabledPlugins)), null, 2))
+    })
+  program.command('healthcheck').description("run the server's checks; exits 1 when one fails").action(healthcheck)
+  return program
+}
+
+export const main = async (argv: string[]) => {
+  try {
+    await createProgram().parseAsync(argv)
+  } catch (error) {
+    const expected = error instanceof ConfigError || error instanceof PluginError || error instanceof ServerKeyError
+    console.error(expected ? (error as Error).message : `error: ${error instanceof Error ? error.message : String(error)}`)
+    process.exit(1)
+  }
+}

@@ -1,0 +1,109 @@
+// Server configuration from environment variables and an optional JSON file, validated once at
+// start: one line per bad value, naming the variable or the file's field.
+import { existsSync, readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { z } from 'zod'
+
+const bytes = z
+  .string()
+  .regex(/^\d+(kb|mb)?$/i, 'a size such as 5mb, 512kb or 1048576')
+  .transform((v) => {
+    const n = Number.parseInt(v, 10)
+    return /kb$/i.test(v) ? n * 1024 : /mb$/i.test(v) ? n * 1024 * 1024 : n
+  })
+
+const port = z.coerce.number().int().min(0).max(65535)
+
+export const configSchema = z.strictObject({
+  host: z.string().min(1).default('127.0.0.1'),
+  port: port.default(8080),
+  /** Public address of the server, as clients reach it. @default http://<host>:<port>/ */
+  appUrl: z.url().optional(),
+  /** PostgreSQL connection; without it an embedded PostgreSQL runs under `dataDir`. */
+  databaseUrl: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'a postgres:// URL')
+    .optional(),
+  dataDir: z.string().min(1).default('.data'),
+  embeddedPostgresPort: port.default(54329),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  bodyLimit: bytes.default(5 * 1024 * 1024),
+  disabledPlugins: z.array(z.string().min(1)).default([]),
+  /** Armored server key files; generated under `<dataDir>/gpg/` on first start when absent. */
+  serverKeyPrivate: z.string().min(1).optional(),
+  serverKeyPublic: z.string().min(1).optional(),
+  locale: z.string().min(2).default('en-UK'),
+  privacyPolicyUrl: z.url().or(z.literal('')).default(''),
+  termsUrl: z.url().or(z.literal('')).default(''),
+  /** Minutes of inactivity before a session ends. */
+  sessionTimeout: z.coerce.number().int().min(1).max(10_080).default(24),
+})
+
+export type ServerConfig = z.output<typeof configSchema> & { appUrl: string }
+
+/** Environment variable of each field. */
+export const ENV: Record<keyof z.input<typeof configSchema>, string> = {
+  host: 'KEYWARD_HOST',
+  port: 'KEYWARD_PORT',
+  appUrl: 'KEYWARD_APP_URL',
+  databaseUrl: 'DATABASE_URL',
+  dataDir: 'KEYWARD_DATA_DIR',
+  embeddedPostgresPort: 'KEYWARD_EMBEDDED_PG_PORT',
+  logLevel: 'KEYWARD_LOG_LEVEL',
+  bodyLimit: 'KEYWARD_BODY_LIMIT',
+  disabledPlugins: 'KEYWARD_DISABLED_PLUGINS',
+  serverKeyPrivate: 'KEYWARD_SERVER_KEY_PRIVATE',
+  serverKeyPublic: 'KEYWARD_SERVER_KEY_PUBLIC',
+  locale: 'KEYWARD_LOCALE',
+  privacyPolicyUrl: 'KEYWARD_PRIVACY_POLICY_URL',
+  termsUrl: 'KEYWARD_TERMS_URL',
+  sessionTimeout: 'KEYWARD_SESSION_TIMEOUT',
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+export interface LoadConfigOptions {
+  env?: NodeJS.ProcessEnv
+  /** Values that win over the environment (command-line flags). */
+  overrides?: Partial<Record<keyof typeof ENV, unknown>>
+  cwd?: string
+}
+
+export const loadConfig = (options: LoadConfigOptions = {}): ServerConfig => {
+  const env = options.env ?? process.env
+  const cwd = options.cwd ?? process.cwd()
+  const file = env.KEYWARD_CONFIG ? resolve(cwd, env.KEYWARD_CONFIG) : resolve(cwd, 'keyward.config.json')
+  let fromFile: Record<string, unknown> = {}
+  if (existsSync(file)) {
+    try {
+      fromFile = JSON.parse(readFileSync(file, 'utf8'))
+    } catch (error) {
+      throw new ConfigError(`${file}: ${(error as Error).message}`)
+    }
+  } else if (env.KEYWARD_CONFIG) throw new ConfigError(`KEYWARD_CONFIG: ${file} does not exist`)
+  const fromEnv: Record<string, unknown> = {}
+  for (const [field, name] of Object.entries(ENV)) {
+    const value = env[name]
+    if (value === undefined || value === '') continue
+    fromEnv[field] = field === 'disabledPlugins' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value
+  }
+  const overrides = Object.fromEntries(Object.entries(options.overrides ?? {}).filter(([, v]) => v !== undefined))
+  const result = configSchema.safeParse({ ...fromFile, ...fromEnv, ...overrides })
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => {
+      const field = String(issue.path[0] ?? '')
+      const where = field in fromEnv ? ENV[field as keyof typeof ENV] : field in fromFile ? `${file}: ${field}` : field
+      return `${where || file}: ${issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.join(', ')}` : issue.message}`
+    })
+    throw new ConfigError(lines.join('\n'))
+  }
+  const config = result.data
+  const dataDir = resolve(cwd, config.dataDir)
+  return {
+    ...config,
+    dataDir,
+    appUrl: config.appUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}/`,
+  }
+}

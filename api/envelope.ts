@@ -1,0 +1,69 @@
+// The passbolt response envelope: `{header: {id, status, servertime, action, message, url,
+// code, pagination?}, body}`, and the value formats inside it.
+import { randomUUID } from 'node:crypto'
+import { v5 as uuidv5 } from 'uuid'
+
+/** passbolt's seed namespace for action ids (fact sheet §2.1). */
+const ACTION_NAMESPACE = 'd5447ca1-950f-459d-8b20-86ddfdd0f922'
+
+const actionIds = new Map<string, string>()
+
+/** Deterministic UUIDv5 of `<Controller>.<action>`, as passbolt logs and rate-limits by it. */
+export const actionId = (name: string): string => {
+  let id = actionIds.get(name)
+  if (!id) {
+    id = uuidv5(name, ACTION_NAMESPACE)
+    actionIds.set(name, id)
+  }
+  return id
+}
+
+export interface Pagination {
+  count: number
+  page: number
+  limit: number | null
+}
+
+export interface EnvelopeHeader {
+  id: string
+  status: 'success' | 'error'
+  servertime: number
+  action: string
+  message: string
+  url: string
+  code: number
+  pagination?: Pagination
+}
+
+export interface Envelope {
+  header: EnvelopeHeader
+  body: unknown
+}
+
+export const DEFAULT_SUCCESS_MESSAGE = 'The operation was successful.'
+
+export const envelope = (options: {
+  requestId?: string
+  status: number
+  action: string
+  message: string
+  url: string
+  body: unknown
+  pagination?: Pagination
+}): Envelope => ({
+  header: {
+    id: options.requestId ?? randomUUID(),
+    status: options.status < 400 ? 'success' : 'error',
+    servertime: Math.floor(Date.now() / 1000),
+    action: actionId(options.action),
+    message: options.message,
+    url: options.url,
+    code: options.status,
+    ...(options.pagination ? { pagination: options.pagination } : {}),
+  },
+  body: options.body,
+})
+
+/** `2024-07-03T12:52:06+00:00`: the date format of every API answer. */
+export const formatDate = (date: Date | null | undefined): string | null =>
+  date ? `${date.toISOString().slice(0, 19)}+00:00` : null

@@ -1,0 +1,48 @@
+// MikroORM on PostgreSQL: the shared entity fields, ORM start-up and the migrator.
+import { randomUUID } from 'node:crypto'
+import { defineEntity, type EntitySchema } from '@mikro-orm/core'
+import { Migrator } from '@mikro-orm/migrations'
+import { MikroORM, PostgreSqlDriver } from '@mikro-orm/postgresql'
+import type { Logger } from 'pino'
+import { migrationsList } from './migrations/index.ts'
+
+const p = defineEntity.properties
+
+/** id, created and modified, as every passbolt table has them. */
+export const baseProperties = {
+  id: p.uuid().primary().onCreate(() => randomUUID()),
+  created: p.datetime().onCreate(() => new Date()),
+  modified: p
+    .datetime()
+    .onCreate(() => new Date())
+    .onUpdate(() => new Date()),
+}
+
+export interface OrmOptions {
+  url: string
+  entities: readonly EntitySchema<any, any>[]
+  logger?: Logger
+  /** @default 10 */
+  poolSize?: number
+}
+
+export const createOrm = (options: OrmOptions): Promise<MikroORM> =>
+  MikroORM.init({
+    driver: PostgreSqlDriver,
+    clientUrl: options.url,
+    entities: [...options.entities],
+    discovery: { warnWhenNoEntities: false },
+    extensions: [Migrator],
+    migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false },
+    // Each request works on its own fork; the global EntityManager is never used directly.
+    allowGlobalContext: false,
+    pool: { min: 0, max: options.poolSize ?? 10 },
+    debug: false,
+    logger: (message) => options.logger?.debug({ orm: message }, 'orm'),
+  })
+
+/** Applies pending migrations; returns the names applied. */
+export const migrate = async (orm: MikroORM): Promise<string[]> => {
+  const applied = await orm.getMigrator().up()
+  return applied.map((migration) => migration.name)
+}

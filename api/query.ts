@@ -1,0 +1,170 @@
+// passbolt's query-string grammar (fact sheet §3): contain[...], filter[...], ordering and
+// pagination, checked against what each route declares.
+import qs from 'qs'
+import { badRequest, messages } from './errors.ts'
+
+export type FilterKind = 'boolean' | 'uuid' | 'uuids' | 'parent' | 'search' | 'timestamp' | 'datetime' | 'string' | 'integer'
+
+export interface QueryOptions {
+  /** Contain names this route accepts; others are dropped silently, as passbolt does. */
+  contain?: readonly string[]
+  /** Filters this route accepts, by kind; others are dropped silently. */
+  filter?: Readonly<Record<string, FilterKind>>
+  /** Sortable `Model.field` names; the first is the default. */
+  sort?: readonly string[]
+  paginate?: boolean
+}
+
+export interface ParsedQuery {
+  contain: Record<string, boolean>
+  filter: Record<string, unknown>
+  order: { field: string; direction: 'asc' | 'desc' }[]
+  page: number
+  /** null: no limit asked for (passbolt then returns everything). */
+  limit: number | null
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+const ALWAYS_ARRAY = new Set(['search', 'has-parent', 'has-id', 'has-groups', 'has-managers', 'has-users', 'has-access'])
+const MAX_LIMIT = 1_000_000
+
+/** `1`/`true` and `0`/`false`, any case; anything else is undefined. */
+const toBoolean = (value: unknown): boolean | undefined => {
+  if (typeof value === 'boolean') return value
+  if (typeof value !== 'string') return undefined
+  const v = value.toLowerCase()
+  return v === '1' || v === 'true' ? true : v === '0' || v === 'false' ? false : undefined
+}
+
+export const parseQueryString = (raw: string): Record<string, unknown> =>
+  qs.parse(raw, { depth: 3, arrayLimit: 200, parameterLimit: 1000, allowPrototypes: false }) as Record<string, unknown>
+
+const parseContain = (value: unknown, allowed: readonly string[] = []): Record<string, boolean> => {
+  if (value === undefined) return {}
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw badRequest('Invalid query string. The contain parameter should be an array.')
+  const contain: Record<string, boolean> = {}
+  for (const [rawName, rawValue] of Object.entries(value)) {
+    const name = rawName === 'LastLoggedIn' ? 'last_logged_in' : rawName
+    const flag = toBoolean(rawValue)
+    if (flag === undefined) throw badRequest(`Invalid contain. "${String(rawValue)}" is not a valid contain value.`)
+    if (allowed.includes(name)) contain[name] = flag
+  }
+  return contain
+}
+
+const invalidFilter = (name: string, value: unknown) =>
+  badRequest(`Invalid filter. "${Array.isArray(value) ? value.join(',') : String(value)}" is not a valid value for filter ${name}.`)
+
+const checkFilter = (name: string, kind: FilterKind, value: unknown): unknown => {
+  const list = (v: unknown) => (Array.isArray(v) ? v : [v])
+  switch (kind) {
+    case 'boolean': {
+      const flag = toBoolean(value)
+      if (flag === undefined) throw invalidFilter(name, value)
+      return flag
+    }
+    case 'uuid':
+      if (typeof value !== 'string' || !UUID.test(value.toLowerCase())) throw invalidFilter(name, value)
+      return value.toLowerCase()
+    case 'uuids': {
+      const ids = list(value).map((v) => (typeof v === 'string' ? v.toLowerCase() : v))
+      if (!ids.every((v) => typeof v === 'string' && UUID.test(v))) throw invalidFilter(name, value)
+      return ids
+    }
+    case 'parent':
+      // `false`/`0` means the root folder.
+      return list(value).map((v) => {
+        if (v === 'false' || v === '0') return null
+        if (typeof v !== 'string' || !UUID.test(v.toLowerCase())) throw invalidFilter(name, value)
+        return v.toLowerCase()
+      })
+    case 'search': {
+      const first = list(value)[0]
+      if (typeof first !== 'string' || [...first].length < 1 || [...first].length > 64) throw invalidFilter(name, value)
+      return [first]
+    }
+    case 'timestamp':
+      if (typeof value !== 'string' || !/^\d{1,12}$/.test(value)) throw invalidFilter(name, value)
+      return new Date(Number(value) * 1000)
+    case 'datetime': {
+      const date = typeof value === 'string' ? new Date(value) : undefined
+      if (!date || Number.isNaN(date.getTime())) throw invalidFilter(name, value)
+      return date
+    }
+    case 'integer':
+      if (typeof value !== 'string' || !/^-?\d{1,9}$/.test(value)) throw invalidFilter(name, value)
+      return Number(value)
+    case 'string':
+      if (typeof value !== 'string' || value.length === 0 || value.length > 1024) throw invalidFilter(name, value)
+      return value
+  }
+}
+
+const parseFilter = (query: Record<string, unknown>, allowed: Readonly<Record<string, FilterKind>> = {}) => {
+  const value = query.filter
+  if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value)))
+    throw badRequest('Invalid query string. The filter parameter should be an array.')
+  const raw: Record<string, unknown> = { ...((value as Record<string, unknown>) ?? {}) }
+  // Legacy spellings still sent by clients.
+  if (typeof query.modified_after === 'string') raw['modified-after'] ??= query.modified_after
+  if (query.keywords !== undefined) raw.search ??= query.keywords
+  if (raw.keywords !== undefined) raw.search ??= raw.keywords
+  const filter: Record<string, unknown> = {}
+  for (const [name, rawValue] of Object.entries(raw)) {
+    const kind = allowed[name]
+    if (!kind) continue
+    let v = rawValue
+    if (typeof v === 'string' && name.endsWith('s') && !name.startsWith('is-') && kind !== 'search') v = v.split(',')
+    if (ALWAYS_ARRAY.has(name) && !Array.isArray(v)) v = [v]
+    filter[name] = checkFilter(name, kind, v)
+  }
+  return filter
+}
+
+/** `Resource.modified` (legacy, singular model) to `Resources.modified`. */
+const pluralizeModel = (field: string) => {
+  const [model, column] = field.split('.')
+  if (!column) return field
+  return `${model.endsWith('s') ? model : `${model}s`}.${column}`
+}
+
+const parseOrder = (query: Record<string, unknown>, allowed: readonly string[] = []) => {
+  const requested: { field: string; direction: string }[] = []
+  if (typeof query.sort === 'string')
+    requested.push({ field: query.sort, direction: typeof query.direction === 'string' ? query.direction : 'asc' })
+  else if (query.sort && typeof query.sort === 'object')
+    for (const [field, direction] of Object.entries(query.sort)) requested.push({ field, direction: String(direction) })
+  const legacy = query.order === undefined ? [] : Array.isArray(query.order) ? query.order : [query.order]
+  for (const entry of legacy) {
+    const [field, direction = 'asc'] = String(entry).trim().split(/\s+/)
+    requested.push({ field: pluralizeModel(field), direction })
+  }
+  return requested.map(({ field, direction }) => {
+    if (!allowed.includes(field)) throw badRequest(`Invalid order. "${field}" is not in the list of allowed order.`)
+    const dir = direction.toLowerCase()
+    if (dir !== 'asc' && dir !== 'desc') throw badRequest(`Invalid order. "${direction}" is not a valid order.`)
+    return { field, direction: dir as 'asc' | 'desc' }
+  })
+}
+
+const positive = (value: unknown, name: string, max: number): number | undefined => {
+  if (value === undefined) return undefined
+  if (typeof value !== 'string' || !/^\d{1,7}$/.test(value) || Number(value) < 1 || Number(value) > max)
+    throw badRequest(`Invalid pagination. "${String(value)}" is not a valid ${name}.`)
+  return Number(value)
+}
+
+/** Parses and checks a request's query against a route's declaration. */
+export const parseQuery = (query: Record<string, unknown>, options: QueryOptions = {}): ParsedQuery => {
+  const version = query['api-version']
+  if (version === 'v1' || version === '1') throw badRequest(messages.apiV1)
+  const order = parseOrder(query, options.sort)
+  return {
+    contain: parseContain(query.contain, options.contain),
+    filter: parseFilter(query, options.filter),
+    order: order.length || !options.sort?.length ? order : [{ field: options.sort[0], direction: 'asc' }],
+    page: options.paginate ? (positive(query.page, 'page', MAX_LIMIT) ?? 1) : 1,
+    limit: options.paginate ? (positive(query.limit, 'limit', MAX_LIMIT) ?? null) : null,
+  }
+}

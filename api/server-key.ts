@@ -1,0 +1,64 @@
+// The server's OpenPGP key pair: read from the configured files, or generated on first start
+// and written owner-only under `<dataDir>/gpg/`.
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import * as openpgp from 'openpgp'
+import type { Logger } from 'pino'
+import type { ServerConfig } from './config.ts'
+
+export interface ServerKey {
+  /** Upper-case hex, as passbolt shows it. */
+  fingerprint: string
+  armoredPublicKey: string
+  privateKey: openpgp.PrivateKey
+  publicKey: openpgp.Key
+}
+
+export const serverKeyPaths = (config: ServerConfig) => ({
+  privatePath: config.serverKeyPrivate ?? join(config.dataDir, 'gpg', 'serverkey_private.asc'),
+  publicPath: config.serverKeyPublic ?? join(config.dataDir, 'gpg', 'serverkey.asc'),
+})
+
+const generate = async (config: ServerConfig, privatePath: string, publicPath: string, logger: Logger) => {
+  logger.info('generating the server OpenPGP key (RSA 3072)')
+  const host = new URL(config.appUrl).hostname || 'localhost'
+  const { privateKey, publicKey } = await openpgp.generateKey({
+    type: 'rsa',
+    rsaBits: 3072,
+    userIDs: [{ name: 'Keyward server key', email: `server@${host.includes('.') ? host : `${host}.local`}` }],
+    format: 'armored',
+  })
+  mkdirSync(dirname(privatePath), { recursive: true, mode: 0o700 })
+  mkdirSync(dirname(publicPath), { recursive: true, mode: 0o700 })
+  writeFileSync(privatePath, privateKey, { mode: 0o600 })
+  chmodSync(privatePath, 0o600)
+  writeFileSync(publicPath, publicKey, { mode: 0o644 })
+}
+
+export class ServerKeyError extends Error {
+  override name = 'ServerKeyError'
+}
+
+export const loadServerKey = async (config: ServerConfig, logger: Logger): Promise<ServerKey> => {
+  const { privatePath, publicPath } = serverKeyPaths(config)
+  if (!existsSync(privatePath) && !existsSync(publicPath)) await generate(config, privatePath, publicPath, logger)
+  for (const path of [privatePath, publicPath])
+    if (!existsSync(path)) throw new ServerKeyError(`server key file ${path} is missing`)
+  let privateKey: openpgp.PrivateKey
+  let publicKey: openpgp.Key
+  try {
+    privateKey = await openpgp.readPrivateKey({ armoredKey: readFileSync(privatePath, 'utf8') })
+    publicKey = await openpgp.readKey({ armoredKey: readFileSync(publicPath, 'utf8') })
+  } catch (error) {
+    throw new ServerKeyError(`server key: ${(error as Error).message}`)
+  }
+  if (!privateKey.isDecrypted()) throw new ServerKeyError('server key: the private key must not need a passphrase')
+  if (privateKey.getFingerprint() !== publicKey.getFingerprint())
+    throw new ServerKeyError('server key: the public and private key files do not belong together')
+  return {
+    fingerprint: publicKey.getFingerprint().toUpperCase(),
+    armoredPublicKey: publicKey.armor(),
+    privateKey,
+    publicKey,
+  }
+}

@@ -1,0 +1,8 @@
+// Every plugin the server knows; the configuration may disable some.
+import type { Plugin } from '../api/plugin.ts'
+import auth from './auth/index.ts'
+import healthcheck from './healthcheck/index.ts'
+import roles from './roles/index.ts'
+import settings from './settings/index.ts'
+
+export const plugins: readonly Plugin[] = [settings, roles, healthcheck, auth]

@@ -1,0 +1,17 @@
+// Routes of the roles plugin.
+import { z } from 'zod'
+import { defineRoute } from '../../api/plugin.ts'
+import { roleSchema } from './schemas.ts'
+import { listRoles } from './service.ts'
+
+export const routes = [
+  defineRoute({
+    method: 'GET',
+    path: '/roles.json',
+    action: 'RolesIndex.index',
+    summary: 'List the roles',
+    auth: 'user',
+    response: z.array(roleSchema),
+    handler: ({ em }) => listRoles(em),
+  }),
+]

@@ -1,0 +1,19 @@
+// Routes of the settings plugin.
+import { defineRoute, Reply } from '../../api/plugin.ts'
+import { buildSettings } from './service.ts'
+
+export const routes = [
+  defineRoute({
+    method: 'GET',
+    path: '/settings.json',
+    action: 'SettingsIndex.index',
+    summary: 'Server settings and the plugins it offers (guest or signed-in shape)',
+    auth: 'public',
+    query: { contain: ['header'] },
+    handler: ({ app, user, query }) => {
+      const settings = buildSettings(app, user)
+      // Legacy clients ask for the bare object with contain[header]=0.
+      return query.contain.header === false ? new Reply(settings, { raw: true }) : settings
+    },
+  }),
+]
