@@ -23,7 +23,17 @@ export const createLogger = (config: Pick<ServerConfig, 'logLevel'>): Logger =>
     level: config.logLevel,
     base: { service: 'keyward-api' },
     // Belt and braces: nothing the core logs carries these, and plugins must not either.
-    redact: { paths: ['*.password', '*.token', '*.cookie', '*.authorization', '*.privateKey', '*.armored_key'], censor: '[redacted]' },
+    redact: {
+      paths: [
+        '*.password',
+        '*.token',
+        '*.cookie',
+        '*.authorization',
+        '*.privateKey',
+        '*.armored_key',
+      ],
+      censor: '[redacted]',
+    },
   })
 
 export interface BootOptions {
@@ -40,7 +50,11 @@ export const bootApp = async (options: BootOptions): Promise<AppContext> => {
   const plugins = assemblePlugins(options.plugins, config.disabledPlugins)
   const database = await openDatabase(config, logger)
   try {
-    const orm = await createOrm({ url: database.url, entities: plugins.flatMap((p) => p.entities ?? []), logger })
+    const orm = await createOrm({
+      url: database.url,
+      entities: plugins.flatMap((p) => p.entities ?? []),
+      logger,
+    })
     try {
       if (options.migrate !== false) {
         const applied = await migrate(orm)

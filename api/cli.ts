@@ -12,7 +12,8 @@ import { ServerKeyError } from './server-key.ts'
 
 const port = (value: string): number => {
   const n = Number(value)
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port number (0-65535).')
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new InvalidArgumentError('must be a port number (0-65535).')
   return n
 }
 
@@ -20,7 +21,9 @@ const start = async (options: { port?: number; host?: string }) => {
   const config = loadConfig({ overrides: { port: options.port, host: options.host } })
   const app = await bootApp({ config, plugins: availablePlugins })
   const running = await listen(app, config.port, config.host)
-  console.log(`Keyward API listening on ${running.url}/ (database: ${app.database.embedded ? 'embedded PostgreSQL' : 'DATABASE_URL'})`)
+  console.log(
+    `Keyward API listening on ${running.url}/ (database: ${app.database.embedded ? 'embedded PostgreSQL' : 'DATABASE_URL'})`,
+  )
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
@@ -41,7 +44,9 @@ const runMigrations = async () => {
   try {
     const orm = await createOrm({
       url: database.url,
-      entities: assemblePlugins(availablePlugins, config.disabledPlugins).flatMap((p) => p.entities ?? []),
+      entities: assemblePlugins(availablePlugins, config.disabledPlugins).flatMap(
+        (p) => p.entities ?? [],
+      ),
     })
     try {
       const applied = await migrate(orm)
@@ -57,11 +62,18 @@ const runMigrations = async () => {
 const healthcheck = async () => {
   const config = loadConfig()
   const { runChecks } = await import('../plugins/healthcheck/index.ts')
-  const app = await bootApp({ config, plugins: availablePlugins, migrate: false, logger: createLogger({ logLevel: 'warn' }) })
+  const app = await bootApp({
+    config,
+    plugins: availablePlugins,
+    migrate: false,
+    logger: createLogger({ logLevel: 'warn' }),
+  })
   try {
     const checks = await runChecks(app)
     for (const check of checks)
-      console.log(`${check.ok ? 'ok  ' : check.level === 'error' ? 'FAIL' : 'warn'} ${check.domain}.${check.name}: ${check.description}`)
+      console.log(
+        `${check.ok ? 'ok  ' : check.level === 'error' ? 'FAIL' : 'warn'} ${check.domain}.${check.name}: ${check.description}`,
+      )
     const failed = checks.filter((check) => !check.ok && check.level === 'error')
     console.log(failed.length ? `${failed.length} check(s) failed` : 'all checks passed')
     process.exitCode = failed.length ? 1 : 0
@@ -71,7 +83,9 @@ const healthcheck = async () => {
 }
 
 export const createProgram = () => {
-  const program = new Command('api').description('The Keyward API server (passbolt API v5 compatible).').showHelpAfterError()
+  const program = new Command('api')
+    .description('The Keyward API server (passbolt API v5 compatible).')
+    .showHelpAfterError()
   program
     .command('start')
     .description('apply migrations, then serve (embedded PostgreSQL when DATABASE_URL is unset)')
@@ -84,9 +98,18 @@ export const createProgram = () => {
     .description('print the OpenAPI 3.1 document of the enabled plugins')
     .action(() => {
       const config = loadConfig()
-      console.log(JSON.stringify(buildOpenApi(assemblePlugins(availablePlugins, config.disabledPlugins)), null, 2))
+      console.log(
+        JSON.stringify(
+          buildOpenApi(assemblePlugins(availablePlugins, config.disabledPlugins)),
+          null,
+          2,
+        ),
+      )
     })
-  program.command('healthcheck').description("run the server's checks; exits 1 when one fails").action(healthcheck)
+  program
+    .command('healthcheck')
+    .description("run the server's checks; exits 1 when one fails")
+    .action(healthcheck)
   return program
 }
 
@@ -94,8 +117,15 @@ export const main = async (argv: string[]) => {
   try {
     await createProgram().parseAsync(argv)
   } catch (error) {
-    const expected = error instanceof ConfigError || error instanceof PluginError || error instanceof ServerKeyError
-    console.error(expected ? (error as Error).message : `error: ${error instanceof Error ? error.message : String(error)}`)
+    const expected =
+      error instanceof ConfigError ||
+      error instanceof PluginError ||
+      error instanceof ServerKeyError
+    console.error(
+      expected
+        ? (error as Error).message
+        : `error: ${error instanceof Error ? error.message : String(error)}`,
+    )
     process.exit(1)
   }
 }

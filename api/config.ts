@@ -74,7 +74,9 @@ export interface LoadConfigOptions {
 export const loadConfig = (options: LoadConfigOptions = {}): ServerConfig => {
   const env = options.env ?? process.env
   const cwd = options.cwd ?? process.cwd()
-  const file = env.KEYWARD_CONFIG ? resolve(cwd, env.KEYWARD_CONFIG) : resolve(cwd, 'keyward.config.json')
+  const file = env.KEYWARD_CONFIG
+    ? resolve(cwd, env.KEYWARD_CONFIG)
+    : resolve(cwd, 'keyward.config.json')
   let fromFile: Record<string, unknown> = {}
   if (existsSync(file)) {
     try {
@@ -87,14 +89,27 @@ export const loadConfig = (options: LoadConfigOptions = {}): ServerConfig => {
   for (const [field, name] of Object.entries(ENV)) {
     const value = env[name]
     if (value === undefined || value === '') continue
-    fromEnv[field] = field === 'disabledPlugins' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value
+    fromEnv[field] =
+      field === 'disabledPlugins'
+        ? value
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : value
   }
-  const overrides = Object.fromEntries(Object.entries(options.overrides ?? {}).filter(([, v]) => v !== undefined))
+  const overrides = Object.fromEntries(
+    Object.entries(options.overrides ?? {}).filter(([, v]) => v !== undefined),
+  )
   const result = configSchema.safeParse({ ...fromFile, ...fromEnv, ...overrides })
   if (!result.success) {
     const lines = result.error.issues.map((issue) => {
       const field = String(issue.path[0] ?? '')
-      const where = field in fromEnv ? ENV[field as keyof typeof ENV] : field in fromFile ? `${file}: ${field}` : field
+      const where =
+        field in fromEnv
+          ? ENV[field as keyof typeof ENV]
+          : field in fromFile
+            ? `${file}: ${field}`
+            : field
       return `${where || file}: ${issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.join(', ')}` : issue.message}`
     })
     throw new ConfigError(lines.join('\n'))
@@ -104,6 +119,8 @@ export const loadConfig = (options: LoadConfigOptions = {}): ServerConfig => {
   return {
     ...config,
     dataDir,
-    appUrl: config.appUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}/`,
+    appUrl:
+      config.appUrl ??
+      `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}/`,
   }
 }

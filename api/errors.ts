@@ -34,4 +34,5 @@ export class HttpError extends Error {
 export const badRequest = (message: string, body?: unknown) => new HttpError(400, message, body)
 export const unauthorized = () => new HttpError(401, messages.authenticationRequired)
 export const forbidden = (message: string = messages.adminOnly) => new HttpError(403, message)
-export const notFound = (model?: string) => new HttpError(404, model ? messages.modelNotFound(model) : messages.notFound)
+export const notFound = (model?: string) =>
+  new HttpError(404, model ? messages.modelNotFound(model) : messages.notFound)

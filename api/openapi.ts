@@ -6,7 +6,10 @@ import type { Plugin, Route } from './plugin.ts'
 export const API_VERSION = '5.0.0'
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >
   return rest
 }
 
@@ -23,7 +26,11 @@ const header = {
     code: { type: 'integer' },
     pagination: {
       type: 'object',
-      properties: { count: { type: 'integer' }, page: { type: 'integer' }, limit: { type: ['integer', 'null'] } },
+      properties: {
+        count: { type: 'integer' },
+        page: { type: 'integer' },
+        limit: { type: ['integer', 'null'] },
+      },
     },
   },
 }
@@ -49,11 +56,27 @@ const parameters = (route: Route) => {
       list.push({ name, in: 'path', required: true, schema: property })
   }
   for (const name of route.query?.contain ?? [])
-    list.push({ name: `contain[${name}]`, in: 'query', required: false, schema: { type: 'string', enum: ['0', '1'] } })
+    list.push({
+      name: `contain[${name}]`,
+      in: 'query',
+      required: false,
+      schema: { type: 'string', enum: ['0', '1'] },
+    })
   for (const [name, kind] of Object.entries(route.query?.filter ?? {}))
-    list.push({ name: `filter[${name}]`, in: 'query', required: false, description: `${kind} filter`, schema: { type: 'string' } })
+    list.push({
+      name: `filter[${name}]`,
+      in: 'query',
+      required: false,
+      description: `${kind} filter`,
+      schema: { type: 'string' },
+    })
   if (route.query?.sort?.length)
-    list.push({ name: 'sort', in: 'query', required: false, schema: { type: 'string', enum: route.query.sort } })
+    list.push({
+      name: 'sort',
+      in: 'query',
+      required: false,
+      schema: { type: 'string', enum: route.query.sort },
+    })
   if (route.query?.paginate)
     for (const name of ['page', 'limit'])
       list.push({ name, in: 'query', required: false, schema: { type: 'integer', minimum: 1 } })
@@ -64,12 +87,20 @@ const operation = (plugin: Plugin, route: Route) => {
   const responses: Record<string, unknown> = {
     '200': {
       description: route.message ?? 'The operation was successful.',
-      content: { 'application/json': { schema: envelope(route.response ? jsonSchema(route.response, 'output') : {}) } },
+      content: {
+        'application/json': {
+          schema: envelope(route.response ? jsonSchema(route.response, 'output') : {}),
+        },
+      },
     },
-    '400': errorResponse('Bad request: invalid query, parameters or body (validation errors in body)'),
+    '400': errorResponse(
+      'Bad request: invalid query, parameters or body (validation errors in body)',
+    ),
   }
-  if (route.auth !== 'public') responses['401'] = errorResponse('Authentication is required to continue')
-  if (route.auth === 'admin') responses['403'] = errorResponse('Access restricted to administrators.')
+  if (route.auth !== 'public')
+    responses['401'] = errorResponse('Authentication is required to continue')
+  if (route.auth === 'admin')
+    responses['403'] = errorResponse('Access restricted to administrators.')
   return {
     operationId: route.action,
     summary: route.summary,
@@ -77,7 +108,12 @@ const operation = (plugin: Plugin, route: Route) => {
     security: route.auth === 'public' ? [] : [{ gpgAuth: [] }, { jwt: [] }],
     parameters: parameters(route),
     ...(route.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: jsonSchema(route.body, 'input') } },
+          },
+        }
       : {}),
     responses,
   }
@@ -86,13 +122,17 @@ const operation = (plugin: Plugin, route: Route) => {
 export const buildOpenApi = (plugins: readonly Plugin[]) => {
   const paths: Record<string, Record<string, unknown>> = {}
   for (const plugin of plugins)
-    for (const route of plugin.routes ?? []) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(plugin, route)
+    for (const route of plugin.routes ?? []) {
+      paths[route.path] ??= {}
+      paths[route.path][route.method.toLowerCase()] = operation(plugin, route)
+    }
   return {
     openapi: '3.1.0',
     info: {
       title: 'Keyward API',
       version: API_VERSION,
-      description: 'The passbolt REST API v5 as Keyward serves it. Every answer is wrapped in the envelope {header, body}.',
+      description:
+        'The passbolt REST API v5 as Keyward serves it. Every answer is wrapped in the envelope {header, body}.',
       license: { name: 'AGPL-3.0-or-later', identifier: 'AGPL-3.0-or-later' },
     },
     servers: [{ url: '/' }],
@@ -101,7 +141,12 @@ export const buildOpenApi = (plugins: readonly Plugin[]) => {
     components: {
       schemas: { header },
       securitySchemes: {
-        gpgAuth: { type: 'apiKey', in: 'cookie', name: 'passbolt_session', description: 'GPGAuth session; changing calls need X-CSRF-Token' },
+        gpgAuth: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'passbolt_session',
+          description: 'GPGAuth session; changing calls need X-CSRF-Token',
+        },
         jwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
       },
     },

@@ -10,7 +10,10 @@ const p = defineEntity.properties
 
 /** id, created and modified, as every passbolt table has them. */
 export const baseProperties = {
-  id: p.uuid().primary().onCreate(() => randomUUID()),
+  id: p
+    .uuid()
+    .primary()
+    .onCreate(() => randomUUID()),
   created: p.datetime().onCreate(() => new Date()),
   modified: p
     .datetime()
@@ -18,9 +21,12 @@ export const baseProperties = {
     .onUpdate(() => new Date()),
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a list of schemas of different entity types
+export type AnyEntitySchema = EntitySchema<any, any>
+
 export interface OrmOptions {
   url: string
-  entities: readonly EntitySchema<any, any>[]
+  entities: readonly AnyEntitySchema[]
   logger?: Logger
   /** @default 10 */
   poolSize?: number

@@ -1,11 +1,12 @@
 // The plugin contract and the loader: a plugin declares its routes, entities and settings
 // flags; `assemblePlugins` orders the enabled ones by dependency and refuses bad sets.
+
 import type { EntityManager } from '@mikro-orm/postgresql'
-import type { EntitySchema } from '@mikro-orm/core'
 import type { z } from 'zod'
 import type { AppContext } from './app.ts'
 import type { AuthUser } from './auth/user.ts'
 import type { Pagination } from './envelope.ts'
+import type { AnyEntitySchema } from './orm.ts'
 import type { ParsedQuery, QueryOptions } from './query.ts'
 
 /** Who may call a route. There is no default: a route without it fails at boot. */
@@ -75,7 +76,7 @@ export interface SettingsFlags {
 export interface Plugin {
   name: string
   dependsOn?: readonly string[]
-  entities?: readonly EntitySchema<any, any>[]
+  entities?: readonly AnyEntitySchema[]
   routes?: readonly Route[]
   settings?: (app: AppContext) => SettingsFlags
   /** Resolves the caller from the request, e.g. from a session cookie. First match wins. */
@@ -101,7 +102,10 @@ const ACCESS: readonly Access[] = ['public', 'user', 'admin']
  * Throws on a dependency that is missing or disabled, on a cycle, and on a route
  * without an access rule or declared twice.
  */
-export const assemblePlugins = (available: readonly Plugin[], disabled: readonly string[] = []): Plugin[] => {
+export const assemblePlugins = (
+  available: readonly Plugin[],
+  disabled: readonly string[] = [],
+): Plugin[] => {
   const byName = new Map(available.map((plugin) => [plugin.name, plugin]))
   for (const name of disabled)
     if (!byName.has(name)) throw new PluginError(`cannot disable unknown plugin "${name}"`)
@@ -115,9 +119,12 @@ export const assemblePlugins = (available: readonly Plugin[], disabled: readonly
     state.set(plugin.name, 'visiting')
     for (const dependency of plugin.dependsOn ?? []) {
       const target = byName.get(dependency)
-      if (!target) throw new PluginError(`plugin "${plugin.name}" depends on unknown plugin "${dependency}"`)
+      if (!target)
+        throw new PluginError(`plugin "${plugin.name}" depends on unknown plugin "${dependency}"`)
       if (disabled.includes(dependency))
-        throw new PluginError(`plugin "${plugin.name}" depends on "${dependency}", which is disabled`)
+        throw new PluginError(
+          `plugin "${plugin.name}" depends on "${dependency}", which is disabled`,
+        )
       visit(target, [...chain, plugin.name])
     }
     state.set(plugin.name, 'done')
@@ -129,10 +136,13 @@ export const assemblePlugins = (available: readonly Plugin[], disabled: readonly
   for (const plugin of ordered)
     for (const route of plugin.routes ?? []) {
       if (!ACCESS.includes(route.auth))
-        throw new PluginError(`route ${route.method} ${route.path} of plugin "${plugin.name}" declares no valid auth`)
+        throw new PluginError(
+          `route ${route.method} ${route.path} of plugin "${plugin.name}" declares no valid auth`,
+        )
       const key = `${route.method} ${route.path}`
       const owner = seen.get(key)
-      if (owner) throw new PluginError(`route ${key} is declared by both "${owner}" and "${plugin.name}"`)
+      if (owner)
+        throw new PluginError(`route ${key} is declared by both "${owner}" and "${plugin.name}"`)
       seen.set(key, plugin.name)
     }
   return ordered

@@ -3,7 +3,16 @@
 import qs from 'qs'
 import { badRequest, messages } from './errors.ts'
 
-export type FilterKind = 'boolean' | 'uuid' | 'uuids' | 'parent' | 'search' | 'timestamp' | 'datetime' | 'string' | 'integer'
+export type FilterKind =
+  | 'boolean'
+  | 'uuid'
+  | 'uuids'
+  | 'parent'
+  | 'search'
+  | 'timestamp'
+  | 'datetime'
+  | 'string'
+  | 'integer'
 
 export interface QueryOptions {
   /** Contain names this route accepts; others are dropped silently, as passbolt does. */
@@ -25,7 +34,15 @@ export interface ParsedQuery {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-const ALWAYS_ARRAY = new Set(['search', 'has-parent', 'has-id', 'has-groups', 'has-managers', 'has-users', 'has-access'])
+const ALWAYS_ARRAY = new Set([
+  'search',
+  'has-parent',
+  'has-id',
+  'has-groups',
+  'has-managers',
+  'has-users',
+  'has-access',
+])
 const MAX_LIMIT = 1_000_000
 
 /** `1`/`true` and `0`/`false`, any case; anything else is undefined. */
@@ -37,7 +54,12 @@ const toBoolean = (value: unknown): boolean | undefined => {
 }
 
 export const parseQueryString = (raw: string): Record<string, unknown> =>
-  qs.parse(raw, { depth: 3, arrayLimit: 200, parameterLimit: 1000, allowPrototypes: false }) as Record<string, unknown>
+  qs.parse(raw, {
+    depth: 3,
+    arrayLimit: 200,
+    parameterLimit: 1000,
+    allowPrototypes: false,
+  }) as Record<string, unknown>
 
 const parseContain = (value: unknown, allowed: readonly string[] = []): Record<string, boolean> => {
   if (value === undefined) return {}
@@ -47,14 +69,17 @@ const parseContain = (value: unknown, allowed: readonly string[] = []): Record<s
   for (const [rawName, rawValue] of Object.entries(value)) {
     const name = rawName === 'LastLoggedIn' ? 'last_logged_in' : rawName
     const flag = toBoolean(rawValue)
-    if (flag === undefined) throw badRequest(`Invalid contain. "${String(rawValue)}" is not a valid contain value.`)
+    if (flag === undefined)
+      throw badRequest(`Invalid contain. "${String(rawValue)}" is not a valid contain value.`)
     if (allowed.includes(name)) contain[name] = flag
   }
   return contain
 }
 
 const invalidFilter = (name: string, value: unknown) =>
-  badRequest(`Invalid filter. "${Array.isArray(value) ? value.join(',') : String(value)}" is not a valid value for filter ${name}.`)
+  badRequest(
+    `Invalid filter. "${Array.isArray(value) ? value.join(',') : String(value)}" is not a valid value for filter ${name}.`,
+  )
 
 const checkFilter = (name: string, kind: FilterKind, value: unknown): unknown => {
   const list = (v: unknown) => (Array.isArray(v) ? v : [v])
@@ -65,7 +90,8 @@ const checkFilter = (name: string, kind: FilterKind, value: unknown): unknown =>
       return flag
     }
     case 'uuid':
-      if (typeof value !== 'string' || !UUID.test(value.toLowerCase())) throw invalidFilter(name, value)
+      if (typeof value !== 'string' || !UUID.test(value.toLowerCase()))
+        throw invalidFilter(name, value)
       return value.toLowerCase()
     case 'uuids': {
       const ids = list(value).map((v) => (typeof v === 'string' ? v.toLowerCase() : v))
@@ -81,7 +107,8 @@ const checkFilter = (name: string, kind: FilterKind, value: unknown): unknown =>
       })
     case 'search': {
       const first = list(value)[0]
-      if (typeof first !== 'string' || [...first].length < 1 || [...first].length > 64) throw invalidFilter(name, value)
+      if (typeof first !== 'string' || [...first].length < 1 || [...first].length > 64)
+        throw invalidFilter(name, value)
       return [first]
     }
     case 'timestamp':
@@ -96,12 +123,16 @@ const checkFilter = (name: string, kind: FilterKind, value: unknown): unknown =>
       if (typeof value !== 'string' || !/^-?\d{1,9}$/.test(value)) throw invalidFilter(name, value)
       return Number(value)
     case 'string':
-      if (typeof value !== 'string' || value.length === 0 || value.length > 1024) throw invalidFilter(name, value)
+      if (typeof value !== 'string' || value.length === 0 || value.length > 1024)
+        throw invalidFilter(name, value)
       return value
   }
 }
 
-const parseFilter = (query: Record<string, unknown>, allowed: Readonly<Record<string, FilterKind>> = {}) => {
+const parseFilter = (
+  query: Record<string, unknown>,
+  allowed: Readonly<Record<string, FilterKind>> = {},
+) => {
   const value = query.filter
   if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value)))
     throw badRequest('Invalid query string. The filter parameter should be an array.')
@@ -115,7 +146,8 @@ const parseFilter = (query: Record<string, unknown>, allowed: Readonly<Record<st
     const kind = allowed[name]
     if (!kind) continue
     let v = rawValue
-    if (typeof v === 'string' && name.endsWith('s') && !name.startsWith('is-') && kind !== 'search') v = v.split(',')
+    if (typeof v === 'string' && name.endsWith('s') && !name.startsWith('is-') && kind !== 'search')
+      v = v.split(',')
     if (ALWAYS_ARRAY.has(name) && !Array.isArray(v)) v = [v]
     filter[name] = checkFilter(name, kind, v)
   }
@@ -132,38 +164,56 @@ const pluralizeModel = (field: string) => {
 const parseOrder = (query: Record<string, unknown>, allowed: readonly string[] = []) => {
   const requested: { field: string; direction: string }[] = []
   if (typeof query.sort === 'string')
-    requested.push({ field: query.sort, direction: typeof query.direction === 'string' ? query.direction : 'asc' })
+    requested.push({
+      field: query.sort,
+      direction: typeof query.direction === 'string' ? query.direction : 'asc',
+    })
   else if (query.sort && typeof query.sort === 'object')
-    for (const [field, direction] of Object.entries(query.sort)) requested.push({ field, direction: String(direction) })
-  const legacy = query.order === undefined ? [] : Array.isArray(query.order) ? query.order : [query.order]
+    for (const [field, direction] of Object.entries(query.sort))
+      requested.push({ field, direction: String(direction) })
+  const legacy =
+    query.order === undefined ? [] : Array.isArray(query.order) ? query.order : [query.order]
   for (const entry of legacy) {
     const [field, direction = 'asc'] = String(entry).trim().split(/\s+/)
     requested.push({ field: pluralizeModel(field), direction })
   }
   return requested.map(({ field, direction }) => {
-    if (!allowed.includes(field)) throw badRequest(`Invalid order. "${field}" is not in the list of allowed order.`)
+    if (!allowed.includes(field))
+      throw badRequest(`Invalid order. "${field}" is not in the list of allowed order.`)
     const dir = direction.toLowerCase()
-    if (dir !== 'asc' && dir !== 'desc') throw badRequest(`Invalid order. "${direction}" is not a valid order.`)
+    if (dir !== 'asc' && dir !== 'desc')
+      throw badRequest(`Invalid order. "${direction}" is not a valid order.`)
     return { field, direction: dir as 'asc' | 'desc' }
   })
 }
 
 const positive = (value: unknown, name: string, max: number): number | undefined => {
   if (value === undefined) return undefined
-  if (typeof value !== 'string' || !/^\d{1,7}$/.test(value) || Number(value) < 1 || Number(value) > max)
+  if (
+    typeof value !== 'string' ||
+    !/^\d{1,7}$/.test(value) ||
+    Number(value) < 1 ||
+    Number(value) > max
+  )
     throw badRequest(`Invalid pagination. "${String(value)}" is not a valid ${name}.`)
   return Number(value)
 }
 
 /** Parses and checks a request's query against a route's declaration. */
-export const parseQuery = (query: Record<string, unknown>, options: QueryOptions = {}): ParsedQuery => {
+export const parseQuery = (
+  query: Record<string, unknown>,
+  options: QueryOptions = {},
+): ParsedQuery => {
   const version = query['api-version']
   if (version === 'v1' || version === '1') throw badRequest(messages.apiV1)
   const order = parseOrder(query, options.sort)
   return {
     contain: parseContain(query.contain, options.contain),
     filter: parseFilter(query, options.filter),
-    order: order.length || !options.sort?.length ? order : [{ field: options.sort[0], direction: 'asc' }],
+    order:
+      order.length || !options.sort?.length
+        ? order
+        : [{ field: options.sort[0], direction: 'asc' }],
     page: options.paginate ? (positive(query.page, 'page', MAX_LIMIT) ?? 1) : 1,
     limit: options.paginate ? (positive(query.limit, 'limit', MAX_LIMIT) ?? null) : null,
   }

@@ -19,13 +19,23 @@ export const serverKeyPaths = (config: ServerConfig) => ({
   publicPath: config.serverKeyPublic ?? join(config.dataDir, 'gpg', 'serverkey.asc'),
 })
 
-const generate = async (config: ServerConfig, privatePath: string, publicPath: string, logger: Logger) => {
+const generate = async (
+  config: ServerConfig,
+  privatePath: string,
+  publicPath: string,
+  logger: Logger,
+) => {
   logger.info('generating the server OpenPGP key (RSA 3072)')
   const host = new URL(config.appUrl).hostname || 'localhost'
   const { privateKey, publicKey } = await openpgp.generateKey({
     type: 'rsa',
     rsaBits: 3072,
-    userIDs: [{ name: 'Keyward server key', email: `server@${host.includes('.') ? host : `${host}.local`}` }],
+    userIDs: [
+      {
+        name: 'Keyward server key',
+        email: `server@${host.includes('.') ? host : `${host}.local`}`,
+      },
+    ],
     format: 'armored',
   })
   mkdirSync(dirname(privatePath), { recursive: true, mode: 0o700 })
@@ -41,7 +51,8 @@ export class ServerKeyError extends Error {
 
 export const loadServerKey = async (config: ServerConfig, logger: Logger): Promise<ServerKey> => {
   const { privatePath, publicPath } = serverKeyPaths(config)
-  if (!existsSync(privatePath) && !existsSync(publicPath)) await generate(config, privatePath, publicPath, logger)
+  if (!existsSync(privatePath) && !existsSync(publicPath))
+    await generate(config, privatePath, publicPath, logger)
   for (const path of [privatePath, publicPath])
     if (!existsSync(path)) throw new ServerKeyError(`server key file ${path} is missing`)
   let privateKey: openpgp.PrivateKey
@@ -52,7 +63,8 @@ export const loadServerKey = async (config: ServerConfig, logger: Logger): Promi
   } catch (error) {
     throw new ServerKeyError(`server key: ${(error as Error).message}`)
   }
-  if (!privateKey.isDecrypted()) throw new ServerKeyError('server key: the private key must not need a passphrase')
+  if (!privateKey.isDecrypted())
+    throw new ServerKeyError('server key: the private key must not need a passphrase')
   if (privateKey.getFingerprint() !== publicKey.getFingerprint())
     throw new ServerKeyError('server key: the public and private key files do not belong together')
   return {

@@ -9,8 +9,8 @@ import type { AppContext } from './app.ts'
 import type { AuthUser } from './auth/user.ts'
 import { readBody } from './body.ts'
 import { DEFAULT_SUCCESS_MESSAGE, envelope } from './envelope.ts'
-import { HttpError, forbidden, messages, unauthorized } from './errors.ts'
-import { type Route, Reply } from './plugin.ts'
+import { forbidden, HttpError, messages, unauthorized } from './errors.ts'
+import { Reply, type Route } from './plugin.ts'
 import { parseQuery, parseQueryString } from './query.ts'
 import { validate } from './validation.ts'
 
@@ -35,11 +35,25 @@ type Context = Koa.ParameterizedContext<State>
 
 const UUID_PARAM = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
 
-const send = (ctx: Context, status: number, message: string, body: unknown, pagination?: Reply['options']['pagination']) => {
+const send = (
+  ctx: Context,
+  status: number,
+  message: string,
+  body: unknown,
+  pagination?: Reply['options']['pagination'],
+) => {
   ctx.status = status
   ctx.type = 'application/json'
   ctx.body = JSON.stringify(
-    envelope({ requestId: ctx.state.requestId, status, action: ctx.state.action, message, url: ctx.originalUrl, body, pagination }),
+    envelope({
+      requestId: ctx.state.requestId,
+      status,
+      action: ctx.state.action,
+      message,
+      url: ctx.originalUrl,
+      body,
+      pagination,
+    }),
   )
 }
 
@@ -58,28 +72,45 @@ const routeMiddleware = (app: AppContext, route: Route) => async (ctx: Context) 
   const query = parseQuery(parseQueryString(ctx.querystring), route.query)
   // passbolt lower-cases UUIDs in paths before validating them.
   const rawParams = Object.fromEntries(
-    Object.entries((ctx as unknown as { params: Record<string, string> }).params ?? {}).map(([k, v]) => [
-      k,
-      UUID_PARAM.test(v) ? v.toLowerCase() : v,
-    ]),
+    Object.entries((ctx as unknown as { params: Record<string, string> }).params ?? {}).map(
+      ([k, v]) => [k, UUID_PARAM.test(v) ? v.toLowerCase() : v],
+    ),
   )
   const params = route.params ? validate(route.params, rawParams) : rawParams
   const user = await authenticate(app, ctx)
   if (route.auth !== 'public' && !user) throw unauthorized()
   if (route.auth === 'admin' && user?.role !== 'admin') throw forbidden(messages.adminOnly)
-  const rawBody = ctx.method === 'GET' || ctx.method === 'HEAD' ? undefined : await readBody(ctx.req, app.config.bodyLimit)
+  const rawBody =
+    ctx.method === 'GET' || ctx.method === 'HEAD'
+      ? undefined
+      : await readBody(ctx.req, app.config.bodyLimit)
   const body = route.body ? validate(route.body, rawBody ?? {}) : rawBody
-  const result = await route.handler({ params, query, body, user, em: app.orm.em.fork(), app, headers: ctx.headers })
+  const result = await route.handler({
+    params,
+    query,
+    body,
+    user,
+    em: app.orm.em.fork(),
+    app,
+    headers: ctx.headers,
+  })
   const reply = result instanceof Reply ? result : new Reply(result)
   for (const [name, value] of Object.entries(reply.options.headers ?? {})) ctx.set(name, value)
-  const shaped = route.response && reply.body !== undefined ? route.response.parse(reply.body) : reply.body
+  const shaped =
+    route.response && reply.body !== undefined ? route.response.parse(reply.body) : reply.body
   if (reply.options.raw) {
     ctx.status = reply.options.status ?? 200
     ctx.type = 'application/json'
     ctx.body = JSON.stringify(shaped)
     return
   }
-  send(ctx, reply.options.status ?? 200, reply.options.message ?? route.message ?? DEFAULT_SUCCESS_MESSAGE, shaped ?? null, reply.options.pagination)
+  send(
+    ctx,
+    reply.options.status ?? 200,
+    reply.options.message ?? route.message ?? DEFAULT_SUCCESS_MESSAGE,
+    shaped ?? null,
+    reply.options.pagination,
+  )
 }
 
 /** `/roles/{id}.json` to the router's `/roles/:id.json`. */
@@ -90,7 +121,11 @@ export const createKoaApp = (app: AppContext): Koa<State> => {
   const router = new Router<State>()
   for (const plugin of app.plugins)
     for (const route of plugin.routes ?? [])
-      router.register(toRouterPath(route.path), [route.method], routeMiddleware(app, route) as never)
+      router.register(
+        toRouterPath(route.path),
+        [route.method],
+        routeMiddleware(app, route) as never,
+      )
 
   koa.use(async (ctx, next) => {
     ctx.state.requestId = randomUUID()
@@ -111,7 +146,13 @@ export const createKoaApp = (app: AppContext): Koa<State> => {
       }
     } finally {
       app.logger.info(
-        { requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) },
+        {
+          requestId: ctx.state.requestId,
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          ms: Math.round(performance.now() - started),
+        },
         'request',
       )
     }
@@ -149,7 +190,12 @@ export const listen = (app: AppContext, port: number, host: string): Promise<Run
         url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
         close: () =>
           new Promise<void>((done) => {
-            server.close(() => done())
+            // Keep-alive connections go idle as their last response ends; close each then.
+            const sweep = setInterval(() => server.closeIdleConnections(), 50)
+            server.close(() => {
+              clearInterval(sweep)
+              done()
+            })
             server.closeIdleConnections()
           }),
       })

@@ -11,26 +11,37 @@ export const ruleOf = (issue: Issue): [rule: string, message: string] => {
     case 'invalid_type':
       if (issue.input === undefined) return ['_required', 'This field is required.']
       if (issue.expected === 'boolean') return ['boolean', 'The value should be a boolean.']
-      if (issue.expected === 'number' || issue.expected === 'int') return ['numeric', 'The value should be a number.']
+      if (issue.expected === 'number' || issue.expected === 'int')
+        return ['numeric', 'The value should be a number.']
       if (issue.expected === 'array') return ['array', 'The value should be a list.']
       if (issue.expected === 'object') return ['array', 'The value should be an object.']
       return ['type', `The value should be of type ${issue.expected}.`]
     case 'too_small':
-      if (issue.origin === 'string' && issue.minimum === 1) return ['_empty', 'This field cannot be left empty.']
-      if (issue.origin === 'array' && issue.minimum === 1) return ['_empty', 'This field cannot be left empty.']
-      if (issue.origin === 'string') return ['minLength', `The value should be at least ${issue.minimum} characters long.`]
-      if (issue.origin === 'array') return ['hasAtLeast', `The list should hold at least ${issue.minimum} items.`]
+      if (issue.origin === 'string' && issue.minimum === 1)
+        return ['_empty', 'This field cannot be left empty.']
+      if (issue.origin === 'array' && issue.minimum === 1)
+        return ['_empty', 'This field cannot be left empty.']
+      if (issue.origin === 'string')
+        return ['minLength', `The value should be at least ${issue.minimum} characters long.`]
+      if (issue.origin === 'array')
+        return ['hasAtLeast', `The list should hold at least ${issue.minimum} items.`]
       return ['range', `The value should be at least ${issue.minimum}.`]
     case 'too_big':
-      if (issue.origin === 'string') return ['maxLength', `The value should be ${issue.maximum} characters long maximum.`]
-      if (issue.origin === 'array') return ['hasAtMost', `The list should hold at most ${issue.maximum} items.`]
+      if (issue.origin === 'string')
+        return ['maxLength', `The value should be ${issue.maximum} characters long maximum.`]
+      if (issue.origin === 'array')
+        return ['hasAtMost', `The list should hold at most ${issue.maximum} items.`]
       return ['range', `The value should be at most ${issue.maximum}.`]
     case 'invalid_format':
       if (issue.format === 'email') return ['email', 'The value should be a valid email address.']
-      if (issue.format === 'uuid' || issue.format === 'guid') return ['uuid', 'The value should be a valid UUID.']
+      if (issue.format === 'uuid' || issue.format === 'guid')
+        return ['uuid', 'The value should be a valid UUID.']
       return [issue.format, `The value should be a valid ${issue.format}.`]
     case 'invalid_value':
-      return ['inList', `The value should be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}.`]
+      return [
+        'inList',
+        `The value should be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}.`,
+      ]
     case 'unrecognized_keys':
       return ['unknown', 'This field is not allowed.']
     case 'custom':
@@ -46,8 +57,11 @@ type Tree = { [key: string]: Tree | string }
 export const errorTree = (issues: Issue[]): Tree => {
   const tree: Tree = {}
   for (const issue of issues) {
-    const [rule, message] = ruleOf(issue)
-    const keys = issue.code === 'unrecognized_keys' ? issue.keys.map((k) => [...issue.path, k]) : [issue.path]
+    // The message is the schema's own when it has one, else the passbolt-style default.
+    const [rule] = ruleOf(issue)
+    const message = issue.message
+    const keys =
+      issue.code === 'unrecognized_keys' ? issue.keys.map((k) => [...issue.path, k]) : [issue.path]
     for (const path of keys) {
       let node = tree
       for (const key of path) {
@@ -68,7 +82,11 @@ export const validate = <S extends z.ZodType>(
   value: unknown,
   message: string = messages.validation,
 ): z.output<S> => {
-  const result = schema.safeParse(value)
+  // reportInput lets the rule name tell a missing field from a wrong type; inputs are never sent back.
+  const result = schema.safeParse(value, {
+    error: (issue) => ruleOf(issue as Issue)[1],
+    reportInput: true,
+  })
   if (result.success) return result.data
   throw badRequest(message, errorTree(result.error.issues))
 }

@@ -2,7 +2,8 @@
 // indexes for the lookups the API makes, and the built-in roles.
 import { Migration } from '@mikro-orm/migrations'
 
-const stamps = 'created timestamptz not null default now(), modified timestamptz not null default now()'
+const stamps =
+  'created timestamptz not null default now(), modified timestamptz not null default now()'
 const authors = 'created_by uuid null, modified_by uuid null'
 
 export class Migration20261122000000Initial extends Migration {

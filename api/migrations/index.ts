@@ -1,4 +1,6 @@
 // Every migration, in order. New migrations are appended here; they never change once released.
 import { Migration20261122000000Initial } from './Migration20261122000000Initial.ts'
 
-export const migrationsList = [{ name: 'Migration20261122000000Initial', class: Migration20261122000000Initial }]
+export const migrationsList = [
+  { name: 'Migration20261122000000Initial', class: Migration20261122000000Initial },
+]

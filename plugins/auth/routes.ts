@@ -10,6 +10,9 @@ export const routes = [
     summary: "The server's OpenPGP public key",
     auth: 'public',
     response: z.object({ fingerprint: z.string().regex(/^[0-9A-F]{40}$/), keydata: z.string() }),
-    handler: ({ app }) => ({ fingerprint: app.serverKey.fingerprint, keydata: app.serverKey.armoredPublicKey }),
+    handler: ({ app }) => ({
+      fingerprint: app.serverKey.fingerprint,
+      keydata: app.serverKey.armoredPublicKey,
+    }),
   }),
 ]

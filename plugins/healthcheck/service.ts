@@ -28,9 +28,16 @@ const writable = (dir: string) => {
 const databaseChecks = async (em: EntityManager) => {
   try {
     const knex = em.getKnex()
-    const [{ count }] = await knex('information_schema.tables').where({ table_schema: 'public' }).count({ count: '*' })
+    const [{ count }] = await knex('information_schema.tables')
+      .where({ table_schema: 'public' })
+      .count({ count: '*' })
     const roles = await countRoles(em)
-    return { connect: true, tablesCount: Number(count) >= 20, defaultContent: roles >= 3, tables: Number(count) }
+    return {
+      connect: true,
+      tablesCount: Number(count) >= 20,
+      defaultContent: roles >= 3,
+      tables: Number(count),
+    }
   } catch {
     return { connect: false, tablesCount: false, defaultContent: false, tables: 0 }
   }
@@ -40,7 +47,11 @@ const keyChecks = async (app: AppContext) => {
   const { privateKey, publicKey } = app.serverKey
   try {
     const message = await openpgp.createMessage({ text: 'keyward healthcheck' })
-    const encrypted = await openpgp.encrypt({ message, encryptionKeys: publicKey, signingKeys: privateKey })
+    const encrypted = await openpgp.encrypt({
+      message,
+      encryptionKeys: publicKey,
+      signingKeys: privateKey,
+    })
     const { data, signatures } = await openpgp.decrypt({
       message: await openpgp.readMessage({ armoredMessage: encrypted as string }),
       decryptionKeys: privateKey,
@@ -60,7 +71,13 @@ export const runChecks = async (app: AppContext): Promise<Check[]> => {
   const database = await databaseChecks(app.orm.em.fork())
   const key = await keyChecks(app)
   const [major, minor] = process.versions.node.split('.').map(Number)
-  const check = (domain: string, name: string, ok: boolean, description: string, level: Check['level'] = 'error'): Check => ({
+  const check = (
+    domain: string,
+    name: string,
+    ok: boolean,
+    description: string,
+    level: Check['level'] = 'error',
+  ): Check => ({
     domain,
     name,
     ok,
@@ -68,16 +85,46 @@ export const runChecks = async (app: AppContext): Promise<Check[]> => {
     description,
   })
   return [
-    check('environment', 'nodeVersion', major > 20 || (major === 20 && minor >= 19), `Node.js ${process.versions.node} (>= 20.19 needed)`),
-    check('environment', 'tmpWritable', writable(tmpdir()), `temporary folder ${tmpdir()} is writable`),
-    check('environment', 'dataWritable', writable(app.config.dataDir) || !!app.config.databaseUrl, `data folder ${app.config.dataDir} is writable`),
+    check(
+      'environment',
+      'nodeVersion',
+      major > 20 || (major === 20 && minor >= 19),
+      `Node.js ${process.versions.node} (>= 20.19 needed)`,
+    ),
+    check(
+      'environment',
+      'tmpWritable',
+      writable(tmpdir()),
+      `temporary folder ${tmpdir()} is writable`,
+    ),
+    check(
+      'environment',
+      'dataWritable',
+      writable(app.config.dataDir) || !!app.config.databaseUrl,
+      `data folder ${app.config.dataDir} is writable`,
+    ),
     check('configFile', 'app', true, 'configuration is valid'),
-    check('core', 'fullBaseUrl', url.pathname.endsWith('/'), `app url ${app.config.appUrl} ends with /`),
+    check(
+      'core',
+      'fullBaseUrl',
+      url.pathname.endsWith('/'),
+      `app url ${app.config.appUrl} ends with /`,
+    ),
     check('ssl', 'sslFullBaseUrl', https, 'the app url uses https', 'warning'),
     check('database', 'connect', database.connect, 'the database answers'),
-    check('database', 'tablesCount', database.tablesCount, `the schema is migrated (${database.tables} tables)`),
+    check(
+      'database',
+      'tablesCount',
+      database.tablesCount,
+      `the schema is migrated (${database.tables} tables)`,
+    ),
     check('database', 'defaultContent', database.defaultContent, 'the built-in roles exist'),
-    check('gpg', 'gpgKeyPublic', app.serverKey.armoredPublicKey.includes('BEGIN PGP PUBLIC KEY BLOCK'), `server key ${app.serverKey.fingerprint}`),
+    check(
+      'gpg',
+      'gpgKeyPublic',
+      app.serverKey.armoredPublicKey.includes('BEGIN PGP PUBLIC KEY BLOCK'),
+      `server key ${app.serverKey.fingerprint}`,
+    ),
     check('gpg', 'canEncryptSign', key.canEncryptSign, 'the server key can encrypt and sign'),
     check('gpg', 'canDecryptVerify', key.canDecryptVerify, 'the server key can decrypt and verify'),
     check('application', 'schema', database.tablesCount, 'the database schema is up to date'),
@@ -87,7 +134,10 @@ export const runChecks = async (app: AppContext): Promise<Check[]> => {
 /** passbolt's body: `{domain: {check: boolean, ..., info}}`. */
 export const checksBody = (app: AppContext, checks: Check[]) => {
   const body: Record<string, Record<string, unknown>> = {}
-  for (const check of checks) (body[check.domain] ??= {})[check.name] = check.ok
+  for (const check of checks) {
+    body[check.domain] ??= {}
+    body[check.domain][check.name] = check.ok
+  }
   body.core.info = { fullBaseUrl: app.config.appUrl }
   body.application.info = { currentVersion: KEYWARD_VERSION.number, remoteVersion: null }
   body.application.latestVersion = null

@@ -30,7 +30,13 @@ export const buildSettings = (app: AppContext, user: AuthUser | undefined) => {
   }
   return {
     app: user
-      ? { ...common, version: KEYWARD_VERSION, debug: 0, server_timezone: 'UTC', session_timeout: config.sessionTimeout }
+      ? {
+          ...common,
+          version: KEYWARD_VERSION,
+          debug: 0,
+          server_timezone: 'UTC',
+          session_timeout: config.sessionTimeout,
+        }
       : common,
     passbolt: {
       legal: { privacy_policy: { url: config.privacyPolicyUrl }, terms: { url: config.termsUrl } },

@@ -1,0 +1,74 @@
+// Migrations from an empty database: every table of the data model, indexes, seeded roles;
+// a second run applies nothing.
+import test from 'ava'
+import pg from 'pg'
+import { createOrm, migrate } from '../../api/orm.ts'
+import { createTestDatabase } from '../helpers/database.ts'
+
+const TABLES = [
+  'account_settings',
+  'authentication_tokens',
+  'avatars',
+  'comments',
+  'favorites',
+  'folders',
+  'folders_relations',
+  'gpgkeys',
+  'groups',
+  'groups_users',
+  'metadata_keys',
+  'metadata_private_keys',
+  'metadata_session_keys',
+  'mikro_orm_migrations',
+  'organization_settings',
+  'permissions',
+  'profiles',
+  'resource_types',
+  'resources',
+  'resources_tags',
+  'roles',
+  'secrets',
+  'tags',
+  'users',
+]
+
+test('migrating an empty database creates the whole schema once', async (t) => {
+  const url = await createTestDatabase(t)
+  const orm = await createOrm({ url, entities: [] })
+  t.teardown(() => orm.close())
+  t.deepEqual(await migrate(orm), ['Migration20261122000000Initial'])
+  t.deepEqual(await migrate(orm), [], 'nothing left to apply')
+
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  t.teardown(() => client.end())
+  const tables = await client.query(
+    "select table_name from information_schema.tables where table_schema = 'public' order by 1",
+  )
+  t.deepEqual(
+    tables.rows.map((r) => r.table_name),
+    TABLES,
+  )
+  const roles = await client.query('select name from roles order by name')
+  t.deepEqual(
+    roles.rows.map((r) => r.name),
+    ['admin', 'guest', 'root', 'user'],
+  )
+  const indexes = await client.query("select indexname from pg_indexes where schemaname = 'public'")
+  const names = indexes.rows.map((r) => r.indexname)
+  for (const index of [
+    'permissions_lookup_index',
+    'folders_relations_user_id_foreign_id_index',
+    'secrets_user_id_resource_id_index',
+    'gpgkeys_fingerprint_index',
+  ])
+    t.true(names.includes(index), index)
+  await t.throwsAsync(
+    client.query(
+      "insert into permissions (id, aco, aco_foreign_key, aro, aro_foreign_key, type) values (gen_random_uuid(), 'Resource', gen_random_uuid(), 'User', gen_random_uuid(), 3)",
+    ),
+    {
+      message: /permissions_type_check/,
+    },
+  )
+})

@@ -1,0 +1,88 @@
+// Plugin assembly: dependency order, and clear errors for missing, disabled or cyclic
+// dependencies and for routes without an access rule or declared twice.
+import test from 'ava'
+import {
+  assemblePlugins,
+  definePlugin,
+  defineRoute,
+  type Plugin,
+  PluginError,
+} from '../../api/plugin.ts'
+import { plugins } from '../../plugins/index.ts'
+import { startTestApi, testAuthPlugin } from '../helpers/api.ts'
+
+const plugin = (name: string, dependsOn: string[] = [], routes: Plugin['routes'] = []) =>
+  definePlugin({ name, dependsOn, routes })
+const route = (path: string, auth = 'public') =>
+  defineRoute({
+    method: 'GET',
+    path,
+    action: `X.${path}`,
+    summary: path,
+    auth: auth as 'public',
+    handler: () => null,
+  })
+
+test('plugins come after their dependencies, keeping the given order otherwise', (t) => {
+  const ordered = assemblePlugins([plugin('c', ['b']), plugin('a'), plugin('b', ['a'])]).map(
+    (p) => p.name,
+  )
+  t.deepEqual(ordered, ['a', 'b', 'c'])
+})
+
+test('a missing, disabled or cyclic dependency is a clear error', (t) => {
+  t.throws(() => assemblePlugins([plugin('a', ['ghost'])]), {
+    instanceOf: PluginError,
+    message: 'plugin "a" depends on unknown plugin "ghost"',
+  })
+  t.throws(() => assemblePlugins([plugin('a'), plugin('b', ['a'])], ['a']), {
+    message: 'plugin "b" depends on "a", which is disabled',
+  })
+  t.throws(() => assemblePlugins([plugin('a', ['b']), plugin('b', ['c']), plugin('c', ['a'])]), {
+    message: 'plugin dependency cycle: a -> b -> c -> a',
+  })
+  t.throws(() => assemblePlugins([plugin('a')], ['nope']), {
+    message: 'cannot disable unknown plugin "nope"',
+  })
+})
+
+test('a route without a valid auth rule, or declared twice, stops the boot', (t) => {
+  t.throws(() => assemblePlugins([plugin('a', [], [route('/x.json', 'anyone')])]), {
+    message: 'route GET /x.json of plugin "a" declares no valid auth',
+  })
+  t.throws(
+    () =>
+      assemblePlugins([plugin('a', [], [route('/x.json')]), plugin('b', [], [route('/x.json')])]),
+    {
+      message: 'route GET /x.json is declared by both "a" and "b"',
+    },
+  )
+})
+
+test('the shipped plugins assemble, and disabling one removes its routes and its settings flags', async (t) => {
+  t.deepEqual(
+    assemblePlugins(plugins).map((p) => p.name),
+    ['settings', 'roles', 'healthcheck', 'auth'],
+  )
+  const api = await startTestApi(t, {
+    plugins: [...plugins, testAuthPlugin],
+    env: { KEYWARD_DISABLED_PLUGINS: 'auth' },
+  })
+  t.is((await api.request('/auth/verify.json')).status, 404)
+  const flags = definePlugin({
+    name: 'flags',
+    settings: () => ({ public: { probeFlag: { enabled: true } } }),
+  })
+  const withFlags = await startTestApi(t, { plugins: [...plugins, flags] })
+  t.deepEqual((await withFlags.request('/settings.json')).json.body.passbolt.plugins.probeFlag, {
+    enabled: true,
+  })
+  const withoutFlags = await startTestApi(t, {
+    plugins: [...plugins, flags],
+    env: { KEYWARD_DISABLED_PLUGINS: 'flags' },
+  })
+  t.is(
+    (await withoutFlags.request('/settings.json')).json.body.passbolt.plugins.probeFlag,
+    undefined,
+  )
+})

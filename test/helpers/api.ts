@@ -1,0 +1,106 @@
+// Starts a real API server for a test: real PostgreSQL, real HTTP on a free port.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { ExecutionContext } from 'ava'
+import { pino } from 'pino'
+import { type AppContext, bootApp, shutdownApp } from '../../api/app.ts'
+import { loadConfig } from '../../api/config.ts'
+import { definePlugin, type Plugin } from '../../api/plugin.ts'
+import { listen } from '../../api/server.ts'
+import { plugins as allPlugins } from '../../plugins/index.ts'
+import { createTestDatabase } from './database.ts'
+
+export const SERVER_KEY = {
+  privatePath: fileURLToPath(new URL('../fixtures/server-key/private.asc', import.meta.url)),
+  publicPath: fileURLToPath(new URL('../fixtures/server-key/public.asc', import.meta.url)),
+}
+
+/** Test-only stand-in for the authentication plugins: `x-test-role: admin|user` signs in. */
+export const testAuthPlugin = definePlugin({
+  name: 'test-auth',
+  authenticate: async ({ headers }) => {
+    const role = headers['x-test-role']
+    if (role !== 'admin' && role !== 'user') return undefined
+    return {
+      id:
+        role === 'admin'
+          ? '00000000-0000-4000-8000-000000000001'
+          : '00000000-0000-4000-8000-000000000002',
+      username: `${role}@keyward.test`,
+      role,
+    }
+  },
+})
+
+export interface TestApi {
+  url: string
+  app: AppContext
+  /** Log lines the server wrote, parsed. */
+  logs: Record<string, unknown>[]
+  request(path: string, init?: RequestInit & { role?: 'admin' | 'user' }): Promise<TestResponse>
+}
+
+export interface TestResponse {
+  status: number
+  headers: Headers
+  // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON the server answered
+  json: any
+  text: string
+}
+
+export interface TestApiOptions {
+  plugins?: readonly Plugin[]
+  env?: Record<string, string>
+  databaseUrl?: string
+}
+
+export const startTestApi = async (
+  t: ExecutionContext,
+  options: TestApiOptions = {},
+): Promise<TestApi> => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'keyward-api-test-'))
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }))
+  const config = loadConfig({
+    env: {
+      DATABASE_URL: options.databaseUrl ?? (await createTestDatabase(t)),
+      KEYWARD_DATA_DIR: dataDir,
+      KEYWARD_SERVER_KEY_PRIVATE: SERVER_KEY.privatePath,
+      KEYWARD_SERVER_KEY_PUBLIC: SERVER_KEY.publicPath,
+      KEYWARD_PORT: '0',
+      ...options.env,
+    },
+  })
+  const logs: Record<string, unknown>[] = []
+  const logger = pino({ level: 'info' }, { write: (line: string) => logs.push(JSON.parse(line)) })
+  const app = await bootApp({
+    config,
+    plugins: options.plugins ?? [...allPlugins, testAuthPlugin],
+    logger,
+  })
+  const running = await listen(app, 0, '127.0.0.1')
+  t.teardown(async () => {
+    await running.close()
+    await shutdownApp(app)
+  })
+  return {
+    url: running.url,
+    app,
+    logs,
+    request: async (path, init = {}) => {
+      const { role, ...rest } = init
+      const headers = new Headers(rest.headers)
+      if (role) headers.set('x-test-role', role)
+      const response = await fetch(`${running.url}${path}`, { ...rest, headers })
+      const text = await response.text()
+      let json: unknown
+      try {
+        json = JSON.parse(text)
+      } catch {
+        json = undefined
+      }
+      return { status: response.status, headers: response.headers, json, text }
+    },
+  }
+}
