@@ -4,6 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql'
 import { type Logger, pino } from 'pino'
 import type { ServerConfig } from './config.ts'
 import { type Database, openDatabase } from './database.ts'
+import { createMailer, type Mailer } from './mailer.ts'
 import { createOrm, migrate } from './orm.ts'
 import { assemblePlugins, type Plugin } from './plugin.ts'
 import { loadServerKey, type ServerKey } from './server-key.ts'
@@ -16,6 +17,7 @@ export interface AppContext {
   serverKey: ServerKey
   /** Enabled plugins, dependencies first. */
   plugins: readonly Plugin[]
+  mailer: Mailer
 }
 
 export const createLogger = (config: Pick<ServerConfig, 'logLevel'>): Logger =>
@@ -61,7 +63,15 @@ export const bootApp = async (options: BootOptions): Promise<AppContext> => {
         if (applied.length) logger.info({ migrations: applied }, 'migrations applied')
       }
       const serverKey = await loadServerKey(config, logger)
-      return { config, logger, orm, database, serverKey, plugins }
+      return {
+        config,
+        logger,
+        orm,
+        database,
+        serverKey,
+        plugins,
+        mailer: createMailer(config, logger),
+      }
     } catch (error) {
       await orm.close()
       throw error

@@ -1,7 +1,7 @@
 // The `api` command line: start, migrate, openapi, healthcheck.
 import { Command, InvalidArgumentError } from 'commander'
 import { plugins as availablePlugins } from '../plugins/index.ts'
-import { bootApp, createLogger, shutdownApp } from './app.ts'
+import { type AppContext, bootApp, createLogger, shutdownApp } from './app.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { openDatabase } from './database.ts'
 import { buildOpenApi } from './openapi.ts'
@@ -110,6 +110,20 @@ export const createProgram = () => {
     .command('healthcheck')
     .description("run the server's checks; exits 1 when one fails")
     .action(healthcheck)
+  const withApp = async <T>(work: (app: AppContext) => Promise<T>): Promise<T> => {
+    const config = loadConfig()
+    const app = await bootApp({
+      config,
+      plugins: availablePlugins,
+      logger: createLogger({ logLevel: 'warn' }),
+    })
+    try {
+      return await work(app)
+    } finally {
+      await shutdownApp(app)
+    }
+  }
+  for (const plugin of availablePlugins) plugin.commands?.(program, withApp)
   return program
 }
 

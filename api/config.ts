@@ -37,6 +37,12 @@ export const configSchema = z.strictObject({
   termsUrl: z.url().or(z.literal('')).default(''),
   /** Minutes of inactivity before a session ends. */
   sessionTimeout: z.coerce.number().int().min(1).max(10_080).default(24),
+  /** SMTP server, `smtp://user:pass@host:587` or `smtps://…`; unset writes mail to `<dataDir>/outbox/`. */
+  smtpUrl: z
+    .string()
+    .regex(/^smtps?:\/\//, 'an smtp:// or smtps:// URL')
+    .optional(),
+  mailFrom: z.string().min(3).default('Keyward <no-reply@localhost>'),
 })
 
 export type ServerConfig = z.output<typeof configSchema> & { appUrl: string }
@@ -58,6 +64,8 @@ export const ENV: Record<keyof z.input<typeof configSchema>, string> = {
   privacyPolicyUrl: 'KEYWARD_PRIVACY_POLICY_URL',
   termsUrl: 'KEYWARD_TERMS_URL',
   sessionTimeout: 'KEYWARD_SESSION_TIMEOUT',
+  smtpUrl: 'KEYWARD_SMTP_URL',
+  mailFrom: 'KEYWARD_MAIL_FROM',
 }
 
 export class ConfigError extends Error {

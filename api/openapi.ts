@@ -123,6 +123,7 @@ export const buildOpenApi = (plugins: readonly Plugin[]) => {
   const paths: Record<string, Record<string, unknown>> = {}
   for (const plugin of plugins)
     for (const route of plugin.routes ?? []) {
+      if (route.openapi === false) continue
       paths[route.path] ??= {}
       paths[route.path][route.method.toLowerCase()] = operation(plugin, route)
     }

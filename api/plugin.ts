@@ -2,6 +2,7 @@
 // flags; `assemblePlugins` orders the enabled ones by dependency and refuses bad sets.
 
 import type { EntityManager } from '@mikro-orm/postgresql'
+import type { Command } from 'commander'
 import type { z } from 'zod'
 import type { AppContext } from './app.ts'
 import type { AuthUser } from './auth/user.ts'
@@ -14,6 +15,37 @@ export type Access = 'public' | 'user' | 'admin'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
+/** What authenticators, plugin middleware and handlers see of the HTTP exchange. */
+export interface RequestContext {
+  method: string
+  path: string
+  headers: Record<string, string | string[] | undefined>
+  cookies: {
+    get(name: string): string | undefined
+    set(name: string, value: string | null, options?: CookieOptions): unknown
+  }
+  /** The client address (socket peer; no proxy headers are trusted). */
+  ip: string
+  /** Whether the request came over TLS (for cookie `Secure`). */
+  secure: boolean
+  /** Per-request state shared by the core and plugins. */
+  state: Record<string, unknown>
+  /** Sets a response header. */
+  set(field: string, value: string): void
+  /** Reads a response header already set. */
+  responseHeader(field: string): string | undefined
+}
+
+export interface CookieOptions {
+  httpOnly?: boolean
+  secure?: boolean
+  sameSite?: 'lax' | 'strict' | 'none'
+  path?: string
+  expires?: Date
+  maxAge?: number
+  overwrite?: boolean
+}
+
 export interface HandlerInput<Params, Body> {
   params: Params
   query: ParsedQuery
@@ -25,6 +57,8 @@ export interface HandlerInput<Params, Body> {
   app: AppContext
   /** Request headers, lower-case names. */
   headers: Record<string, string | string[] | undefined>
+  /** The HTTP exchange, for handlers that set cookies or read the client address. */
+  request: RequestContext
 }
 
 /** A handler result with more than a body. */
@@ -37,6 +71,12 @@ export class Reply {
       status?: number
       /** Answer the bare body, without envelope (passbolt's `contain[header]=0`, JWKS). */
       raw?: boolean
+      /** `header.status` when it differs from what the HTTP status says (GPGAuth stages: 200 + error). */
+      outcome?: 'success' | 'error'
+      /** Answer the body (a string) as an HTML page. */
+      html?: boolean
+      /** Answer 302 to this location. */
+      redirect?: string
       headers?: Record<string, string>
     } = {},
   ) {}
@@ -57,6 +97,15 @@ export interface Route<P extends z.ZodType = z.ZodType, B extends z.ZodType = z.
   response?: z.ZodType
   /** Success message. @default 'The operation was successful.' */
   message?: string
+  /**
+   * Changing cookie-session calls need the CSRF double-submit token; a route that must work
+   * without it (the login posts, setup completion) says `csrf: false`. @default true
+   */
+  csrf?: boolean
+  /** Accept multipart/form-data bodies (fields only), as the GPGAuth posts send. @default false */
+  multipart?: boolean
+  /** Leave the route out of the OpenAPI document (HTML pages). @default true */
+  openapi?: boolean
   handler: (input: HandlerInput<z.output<P>, z.output<B>>) => unknown
 }
 
@@ -80,12 +129,19 @@ export interface Plugin {
   routes?: readonly Route[]
   settings?: (app: AppContext) => SettingsFlags
   /** Resolves the caller from the request, e.g. from a session cookie. First match wins. */
-  authenticate?: (request: AuthRequest, app: AppContext) => Promise<AuthUser | undefined>
-}
-
-export interface AuthRequest {
-  headers: Record<string, string | string[] | undefined>
-  cookies: { get(name: string): string | undefined }
+  authenticate?: (request: RequestContext, app: AppContext) => Promise<AuthUser | undefined>
+  /**
+   * Runs around every request, before routing, in plugin order (e.g. session loading, protocol
+   * headers). Calls `next` to go on.
+   */
+  middleware?: (
+    app: AppContext,
+  ) => (request: RequestContext, next: () => Promise<void>) => Promise<void>
+  /** Adds subcommands to the `api` CLI; `withApp` boots the server's parts around its work. */
+  commands?: (
+    program: Command,
+    withApp: <T>(work: (app: AppContext) => Promise<T>) => Promise<T>,
+  ) => void
 }
 
 /** Typing helper for a plugin's `index.ts`. */

@@ -1,16 +1,18 @@
 // The HTTP server: a Koa app with request ids, security headers, one error renderer that
-// speaks the passbolt envelope, and the routes of the assembled plugins behind a fixed
-// pipeline (query -> params -> authenticate -> authorize -> body -> handler -> envelope).
+// speaks the passbolt envelope, plugin middleware, and the routes of the assembled plugins
+// behind a fixed pipeline (query -> params -> CSRF -> authenticate -> authorize -> body ->
+// handler -> envelope).
 import { randomUUID } from 'node:crypto'
 import type { Server } from 'node:http'
 import Router from '@koa/router'
 import Koa from 'koa'
 import type { AppContext } from './app.ts'
+import { checkCsrf } from './auth/csrf.ts'
 import type { AuthUser } from './auth/user.ts'
 import { readBody } from './body.ts'
 import { DEFAULT_SUCCESS_MESSAGE, envelope } from './envelope.ts'
 import { forbidden, HttpError, messages, unauthorized } from './errors.ts'
-import { Reply, type Route } from './plugin.ts'
+import { Reply, type RequestContext, type Route } from './plugin.ts'
 import { parseQuery, parseQueryString } from './query.ts'
 import { validate } from './validation.ts'
 
@@ -29,6 +31,8 @@ const SECURITY_HEADERS: Record<string, string> = {
 interface State {
   requestId: string
   action: string
+  request?: RequestContext
+  user?: AuthUser
 }
 
 type Context = Koa.ParameterizedContext<State>
@@ -40,27 +44,48 @@ const send = (
   status: number,
   message: string,
   body: unknown,
-  pagination?: Reply['options']['pagination'],
+  options: Pick<Reply['options'], 'pagination' | 'outcome'> = {},
 ) => {
   ctx.status = status
   ctx.type = 'application/json'
-  ctx.body = JSON.stringify(
-    envelope({
-      requestId: ctx.state.requestId,
-      status,
-      action: ctx.state.action,
-      message,
-      url: ctx.originalUrl,
-      body,
-      pagination,
-    }),
-  )
+  const payload = envelope({
+    requestId: ctx.state.requestId,
+    status,
+    action: ctx.state.action,
+    message,
+    url: ctx.originalUrl,
+    body,
+    pagination: options.pagination,
+  })
+  if (options.outcome) payload.header.status = options.outcome
+  ctx.body = JSON.stringify(payload)
 }
 
-const authenticate = async (app: AppContext, ctx: Context): Promise<AuthUser | undefined> => {
+/** The plugin-facing view of a Koa context, made once per request. */
+const requestContext = (ctx: Context): RequestContext => {
+  if (ctx.state.request) return ctx.state.request
+  const request: RequestContext = {
+    method: ctx.method,
+    path: ctx.path,
+    headers: ctx.headers,
+    cookies: ctx.cookies as RequestContext['cookies'],
+    ip: ctx.request.socket.remoteAddress ?? '',
+    secure: ctx.secure,
+    state: ctx.state as unknown as Record<string, unknown>,
+    set: (field, value) => ctx.set(field, value),
+    responseHeader: (field) => ctx.response.get(field) || undefined,
+  }
+  ctx.state.request = request
+  return request
+}
+
+const authenticate = async (
+  app: AppContext,
+  request: RequestContext,
+): Promise<AuthUser | undefined> => {
   for (const plugin of app.plugins) {
     if (!plugin.authenticate) continue
-    const user = await plugin.authenticate({ headers: ctx.headers, cookies: ctx.cookies }, app)
+    const user = await plugin.authenticate(request, app)
     if (user) return user
   }
   return undefined
@@ -77,13 +102,16 @@ const routeMiddleware = (app: AppContext, route: Route) => async (ctx: Context) 
     ),
   )
   const params = route.params ? validate(route.params, rawParams) : rawParams
-  const user = await authenticate(app, ctx)
+  const request = requestContext(ctx)
+  if (route.csrf !== false) checkCsrf(request)
+  const user = await authenticate(app, request)
+  ctx.state.user = user
   if (route.auth !== 'public' && !user) throw unauthorized()
   if (route.auth === 'admin' && user?.role !== 'admin') throw forbidden(messages.adminOnly)
   const rawBody =
     ctx.method === 'GET' || ctx.method === 'HEAD'
       ? undefined
-      : await readBody(ctx.req, app.config.bodyLimit)
+      : await readBody(ctx.req, app.config.bodyLimit, route.multipart)
   const body = route.body ? validate(route.body, rawBody ?? {}) : rawBody
   const result = await route.handler({
     params,
@@ -93,24 +121,33 @@ const routeMiddleware = (app: AppContext, route: Route) => async (ctx: Context) 
     em: app.orm.em.fork(),
     app,
     headers: ctx.headers,
+    request,
   })
   const reply = result instanceof Reply ? result : new Reply(result)
   for (const [name, value] of Object.entries(reply.options.headers ?? {})) ctx.set(name, value)
   const shaped =
-    route.response && reply.body !== undefined ? route.response.parse(reply.body) : reply.body
+    route.response && reply.body !== undefined && reply.body !== null
+      ? route.response.parse(reply.body)
+      : reply.body
+  if (reply.options.redirect) {
+    ctx.status = 302
+    ctx.redirect(reply.options.redirect)
+    return
+  }
+  if (reply.options.html) {
+    ctx.status = reply.options.status ?? 200
+    ctx.type = 'text/html; charset=utf-8'
+    ctx.body = String(reply.body)
+    return
+  }
   if (reply.options.raw) {
     ctx.status = reply.options.status ?? 200
     ctx.type = 'application/json'
     ctx.body = JSON.stringify(shaped)
     return
   }
-  send(
-    ctx,
-    reply.options.status ?? 200,
-    reply.options.message ?? route.message ?? DEFAULT_SUCCESS_MESSAGE,
-    shaped ?? null,
-    reply.options.pagination,
-  )
+  const message = reply.options.message ?? route.message ?? DEFAULT_SUCCESS_MESSAGE
+  send(ctx, reply.options.status ?? 200, message, shaped ?? null, reply.options)
 }
 
 /** `/roles/{id}.json` to the router's `/roles/:id.json`. */
@@ -119,13 +156,13 @@ export const toRouterPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1')
 export const createKoaApp = (app: AppContext): Koa<State> => {
   const koa = new Koa<State>({ proxy: false })
   const router = new Router<State>()
-  for (const plugin of app.plugins)
-    for (const route of plugin.routes ?? [])
-      router.register(
-        toRouterPath(route.path),
-        [route.method],
-        routeMiddleware(app, route) as never,
-      )
+  // Fixed paths win over parameter ones (`/users/csrf-token.json` before `/users/{id}.json`).
+  const params = (path: string) => (path.match(/\{/g) ?? []).length + (path.includes('*') ? 10 : 0)
+  const routes = app.plugins
+    .flatMap((plugin) => plugin.routes ?? [])
+    .sort((a, b) => params(a.path) - params(b.path))
+  for (const route of routes)
+    router.register(toRouterPath(route.path), [route.method], routeMiddleware(app, route) as never)
 
   koa.use(async (ctx, next) => {
     ctx.state.requestId = randomUUID()
@@ -157,6 +194,11 @@ export const createKoaApp = (app: AppContext): Koa<State> => {
       )
     }
   })
+  for (const plugin of app.plugins) {
+    if (!plugin.middleware) continue
+    const middleware = plugin.middleware(app)
+    koa.use((ctx, next) => middleware(requestContext(ctx), next))
+  }
   koa.use(router.routes())
   // Reached only when no route took the request: a known path asked with another method is 405.
   koa.use(async (ctx) => {

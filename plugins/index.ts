@@ -4,5 +4,7 @@ import auth from './auth/index.ts'
 import healthcheck from './healthcheck/index.ts'
 import roles from './roles/index.ts'
 import settings from './settings/index.ts'
+import setup from './setup/index.ts'
+import users from './users/index.ts'
 
-export const plugins: readonly Plugin[] = [settings, roles, healthcheck, auth]
+export const plugins: readonly Plugin[] = [settings, roles, users, healthcheck, auth, setup]

@@ -1,6 +1,70 @@
-// Routes of the auth plugin (GPGAuth login lands with the authentication issue).
+// Routes of the auth plugin: the server key, GPGAuth stages 0-2, the session probe, logout and
+// the CSRF token.
+import * as openpgp from 'openpgp'
 import { z } from 'zod'
-import { defineRoute } from '../../api/plugin.ts'
+import { HttpError } from '../../api/errors.ts'
+import { defineRoute, Reply } from '../../api/plugin.ts'
+import {
+  canSignIn,
+  findUserByFingerprint,
+  serializeUser,
+  touchLastLoggedIn,
+  type UserBundle,
+} from '../users/index.ts'
+import type { Session } from './entities/Session.ts'
+import {
+  decryptForServer,
+  encodeUserAuthToken,
+  encryptForUser,
+  formatToken,
+  tokenUuid,
+} from './gpgauth.ts'
+import { messages } from './messages.ts'
+import { endSession, openSession } from './sessions.ts'
+import { createToken, findActiveToken } from './tokens.ts'
+
+const gpgAuthFields = z.object({
+  keyid: z.string().max(64).optional(),
+  server_verify_token: z.string().max(100_000).optional(),
+  user_token_result: z.string().max(200).optional(),
+})
+
+/** `data[gpg_auth][...]` as the extension sends it, or a bare `gpg_auth`. */
+const loginBody = z.object({
+  data: z.object({ gpg_auth: gpgAuthFields.optional() }).optional(),
+  gpg_auth: gpgAuthFields.optional(),
+})
+
+const fieldsOf = (body: z.output<typeof loginBody>) => body.data?.gpg_auth ?? body.gpg_auth ?? {}
+
+const failure = (status: number, message: string, progress?: string) =>
+  new HttpError(status, message, '', {
+    'X-GPGAuth-Authenticated': 'false',
+    'X-GPGAuth-Error': 'true',
+    'X-GPGAuth-Debug': message,
+    ...(progress ? { 'X-GPGAuth-Progress': progress } : {}),
+  })
+
+/** Finds the active user behind a key fingerprint, or answers GPGAuth's 400. */
+const identify = async (
+  em: Parameters<typeof findUserByFingerprint>[0],
+  keyid: string | undefined,
+): Promise<UserBundle> => {
+  if (!keyid) throw failure(400, messages.noUser(messages.noKeyId))
+  if (!/^[0-9A-Fa-f]{40}$/.test(keyid))
+    throw failure(400, messages.noUser(messages.invalidFingerprint))
+  const bundle = await findUserByFingerprint(em, keyid)
+  if (!bundle?.gpgkey || !canSignIn(bundle.user))
+    throw failure(400, messages.noUser(messages.userNotFound))
+  return bundle
+}
+
+const stageReply = (progress: string, headers: Record<string, string>) =>
+  new Reply(null, {
+    message: messages.authFailed,
+    outcome: 'error',
+    headers: { 'X-GPGAuth-Authenticated': 'false', 'X-GPGAuth-Progress': progress, ...headers },
+  })
 
 export const routes = [
   defineRoute({
@@ -14,5 +78,101 @@ export const routes = [
       fingerprint: app.serverKey.fingerprint,
       keydata: app.serverKey.armoredPublicKey,
     }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/auth/verify.json',
+    action: 'AuthLogin.loginPost',
+    summary: 'GPGAuth stage 0: the server decrypts the client nonce to prove it holds its key',
+    auth: 'public',
+    csrf: false,
+    multipart: true,
+    body: loginBody,
+    handler: async ({ body, em, app }) => {
+      const fields = fieldsOf(body)
+      await identify(em, fields.keyid)
+      if (!fields.server_verify_token) throw failure(400, messages.badVerifyToken, 'stage0')
+      const plain = await decryptForServer(fields.server_verify_token, app.serverKey.privateKey)
+      if (plain === undefined) throw failure(400, messages.badVerifyToken, 'stage0')
+      // A badly formed nonce gets no verify response, so nothing unchecked reaches a header.
+      if (!tokenUuid(plain)) return stageReply('stage0', { 'X-GPGAuth-Error': 'true' })
+      return stageReply('stage0', { 'X-GPGAuth-Verify-Response': plain })
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/auth/login.json',
+    action: 'AuthLogin.loginPost',
+    summary:
+      'GPGAuth stage 1 (keyid: get an encrypted challenge) and stage 2 (user_token_result: sign in)',
+    auth: 'public',
+    csrf: false,
+    multipart: true,
+    body: loginBody,
+    handler: async ({ body, em, app, user, request }) => {
+      if (user) throw new HttpError(409, messages.alreadyLoggedIn)
+      const fields = fieldsOf(body)
+      const bundle = await identify(em, fields.keyid)
+      if (fields.user_token_result === undefined) {
+        const token = createToken(em, 'login', bundle.user.id)
+        await em.flush()
+        const userKey = await openpgp.readKey({ armoredKey: bundle.gpgkey!.armoredKey })
+        const challenge = await encryptForUser(
+          formatToken(token.token),
+          userKey,
+          app.serverKey.privateKey,
+        )
+        return stageReply('stage1', { 'X-GPGAuth-User-Auth-Token': encodeUserAuthToken(challenge) })
+      }
+      const uuid = tokenUuid(fields.user_token_result)
+      const token = uuid && (await findActiveToken(em, 'login', bundle.user.id, uuid))
+      if (!token) throw failure(400, messages.authFailed, 'stage2')
+      token.active = false
+      await em.flush()
+      await openSession(em, request, bundle.user.id, request.state.session as Session | undefined)
+      await touchLastLoggedIn(em, bundle.user.id)
+      bundle.user.lastLoggedIn = new Date()
+      return new Reply(serializeUser(bundle, app.config.appUrl), {
+        message: messages.loggedIn,
+        headers: {
+          'X-GPGAuth-Authenticated': 'true',
+          'X-GPGAuth-Progress': 'complete',
+          'X-GPGAuth-Refer': '/',
+        },
+      })
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/auth/is-authenticated.json',
+    action: 'AuthIsAuthenticated.isAuthenticated',
+    summary: 'Is the session signed in? A probe: it does not extend the session',
+    auth: 'user',
+    handler: ({ request }) => {
+      request.state.keepSessionIdle = true
+      return null
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/auth/logout.json',
+    action: 'AuthLogout.logout',
+    summary: 'End the cookie session',
+    auth: 'public',
+    message: messages.loggedOut,
+    handler: async ({ em, request }) => {
+      await endSession(em, request, request.state.session as Session | undefined)
+      request.state.session = undefined
+      return null
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/users/csrf-token.json',
+    action: 'UsersCsrfToken.get',
+    summary: 'The CSRF token of this browser session',
+    auth: 'public',
+    response: z.string().nullable(),
+    handler: ({ request }) => (request.state.csrfToken as string | undefined) ?? null,
   }),
 ]

@@ -232,6 +232,41 @@ test('query grammar: filters, ordering, pagination and api-version reach the han
   )
 })
 
+test('CSRF: changing calls need the csrfToken cookie echoed in X-CSRF-Token; bearer calls do not', async (t) => {
+  const api = await start(t)
+  const body = JSON.stringify({
+    username: 'a@keyward.test',
+    profile: { first_name: 'A', last_name: 'B' },
+  })
+  const post = (headers: Record<string, string>) =>
+    api.request(`/probe/${ID}.json`, {
+      method: 'POST',
+      role: 'user',
+      csrf: false,
+      body,
+      headers: { 'content-type': 'application/json', ...headers },
+    })
+  const noCookie = await post({ 'x-csrf-token': 'abc' })
+  t.deepEqual(
+    [noCookie.status, noCookie.json.header.message],
+    [403, 'Missing or incorrect CSRF cookie type.'],
+  )
+  const mismatch = await post({ cookie: 'csrfToken=abc', 'x-csrf-token': 'abd' })
+  t.deepEqual(
+    [mismatch.status, mismatch.json.header.message],
+    [
+      403,
+      'CSRF token from either the request body or request headers did not match or is missing.',
+    ],
+  )
+  t.is((await post({ cookie: 'csrfToken=abc', 'x-csrf-token': 'abc' })).status, 201)
+  t.is(
+    (await post({ authorization: 'Bearer anything' })).status,
+    201,
+    'JWT-style requests are exempt',
+  )
+})
+
 test('request logs name the request and never its cookies or tokens', async (t) => {
   const api = await start(t)
   await api.request('/settings.json?token=abc', {

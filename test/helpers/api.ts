@@ -39,7 +39,14 @@ export interface TestApi {
   app: AppContext
   /** Log lines the server wrote, parsed. */
   logs: Record<string, unknown>[]
-  request(path: string, init?: RequestInit & { role?: 'admin' | 'user' }): Promise<TestResponse>
+  /**
+   * Sends a request. Changing calls carry a matching csrfToken cookie and X-CSRF-Token header, as
+   * the official clients do, unless `csrf: false`.
+   */
+  request(
+    path: string,
+    init?: RequestInit & { role?: 'admin' | 'user'; csrf?: boolean },
+  ): Promise<TestResponse>
 }
 
 export interface TestResponse {
@@ -89,9 +96,17 @@ export const startTestApi = async (
     app,
     logs,
     request: async (path, init = {}) => {
-      const { role, ...rest } = init
+      const { role, csrf = true, ...rest } = init
       const headers = new Headers(rest.headers)
       if (role) headers.set('x-test-role', role)
+      const method = (rest.method ?? 'GET').toUpperCase()
+      if (csrf && !['GET', 'HEAD'].includes(method) && !headers.has('x-csrf-token')) {
+        headers.set('x-csrf-token', 'test-csrf-token')
+        headers.set(
+          'cookie',
+          [headers.get('cookie'), 'csrfToken=test-csrf-token'].filter(Boolean).join('; '),
+        )
+      }
       const response = await fetch(`${running.url}${path}`, { ...rest, headers })
       const text = await response.text()
       let json: unknown

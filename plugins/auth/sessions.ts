@@ -1,0 +1,70 @@
+// Server-side sessions behind the `passbolt_session` cookie: opened at login with a fresh id,
+// ended by logout or inactivity; only the SHA-256 of the cookie value is stored.
+import { createHash, randomBytes } from 'node:crypto'
+import type { EntityManager } from '@mikro-orm/postgresql'
+import type { RequestContext } from '../../api/plugin.ts'
+import { type Session, SessionSchema } from './entities/Session.ts'
+
+export const SESSION_COOKIE = 'passbolt_session'
+
+/** Activity is written at most this often, so reads do not each cost a write. */
+const TOUCH_INTERVAL_MS = 30_000
+
+const hash = (value: string) => createHash('sha256').update(value).digest('hex')
+
+const cookieOptions = (request: RequestContext) =>
+  ({ httpOnly: true, sameSite: 'lax', secure: request.secure, path: '/', overwrite: true }) as const
+
+/** The live session of the request's cookie, or undefined (an expired one is deleted). */
+export const loadSession = async (
+  em: EntityManager,
+  request: RequestContext,
+  timeoutMinutes: number,
+) => {
+  const value = request.cookies.get(SESSION_COOKIE)
+  if (!value || value.length > 128) return undefined
+  const session = await em.findOne(SessionSchema, { id: hash(value) })
+  if (!session) return undefined
+  if (Date.now() - session.lastActivity.getTime() > timeoutMinutes * 60_000) {
+    await em.nativeDelete(SessionSchema, { id: session.id })
+    return undefined
+  }
+  return session
+}
+
+/** Opens a session for the user with a new id (the old one, if any, is dropped). */
+export const openSession = async (
+  em: EntityManager,
+  request: RequestContext,
+  userId: string,
+  previous?: Session,
+) => {
+  if (previous) await em.nativeDelete(SessionSchema, { id: previous.id })
+  const value = randomBytes(32).toString('base64url')
+  const session = em.create(SessionSchema, {
+    id: hash(value),
+    userId,
+    lastActivity: new Date(),
+  } as Session)
+  await em.flush()
+  request.cookies.set(SESSION_COOKIE, value, cookieOptions(request))
+  return session
+}
+
+export const endSession = async (
+  em: EntityManager,
+  request: RequestContext,
+  session: Session | undefined,
+) => {
+  if (session) await em.nativeDelete(SessionSchema, { id: session.id })
+  if (request.cookies.get(SESSION_COOKIE))
+    request.cookies.set(SESSION_COOKIE, null, cookieOptions(request))
+}
+
+export const touchSession = async (em: EntityManager, session: Session) => {
+  if (Date.now() - session.lastActivity.getTime() < TOUCH_INTERVAL_MS) return
+  await em.nativeUpdate(SessionSchema, { id: session.id }, { lastActivity: new Date() })
+}
+
+export const endUserSessions = (em: EntityManager, userId: string) =>
+  em.nativeDelete(SessionSchema, { userId })

@@ -1,0 +1,63 @@
+// Authentication tokens: made random, found by type and owner, checked for age, used once.
+import { randomUUID } from 'node:crypto'
+import type { EntityManager } from '@mikro-orm/postgresql'
+import { constantTimeEqual } from '../../api/auth/csrf.ts'
+import {
+  type AuthenticationToken,
+  AuthenticationTokenSchema,
+  type TokenType,
+} from './entities/AuthenticationToken.ts'
+
+/** How long each kind of token lives, from its creation. */
+export const TOKEN_LIFETIME_MS: Record<TokenType, number> = {
+  login: 5 * 60_000,
+  register: 10 * 24 * 3_600_000,
+  recover: 10 * 24 * 3_600_000,
+  refresh_token: 30 * 24 * 3_600_000,
+  verify_token: 3_600_000,
+  mfa: 30 * 24 * 3_600_000,
+}
+
+export const createToken = (
+  em: EntityManager,
+  type: TokenType,
+  userId: string | null,
+  data: Record<string, unknown> | null = null,
+) => {
+  const token = em.create(AuthenticationTokenSchema, {
+    token: randomUUID(),
+    type,
+    userId,
+    active: true,
+    data,
+  } as AuthenticationToken)
+  return token
+}
+
+export const isExpired = (token: AuthenticationToken, now = Date.now()) =>
+  now - token.created.getTime() > TOKEN_LIFETIME_MS[token.type as TokenType]
+
+/**
+ * Finds the user's active token of this type equal to `value` (compared in constant time).
+ * An expired match is deactivated and not returned.
+ */
+export const findActiveToken = async (
+  em: EntityManager,
+  type: TokenType,
+  userId: string | null,
+  value: string,
+) => {
+  const candidates = await em.find(
+    AuthenticationTokenSchema,
+    { type, userId, active: true },
+    { orderBy: { created: 'desc' }, limit: 50 },
+  )
+  const match = candidates.find((candidate) => constantTimeEqual(candidate.token, value))
+  if (!match) return undefined
+  if (isExpired(match)) {
+    match.active = false
+    await em.flush()
+    return undefined
+  }
+  return match
+}

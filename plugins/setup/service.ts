@@ -1,0 +1,147 @@
+// Account setup and recovery: registration with a single-use, expiring token; key upload that
+// activates the account; recovery of an active account against its stored key.
+import type { EntityManager } from '@mikro-orm/postgresql'
+import type { AppContext } from '../../api/app.ts'
+import { badRequest, HttpError } from '../../api/errors.ts'
+import { createToken, findActiveToken } from '../auth/index.ts'
+import {
+  canSignIn,
+  createUser,
+  findUserByUsername,
+  type Gpgkey,
+  GpgkeySchema,
+  loadUser,
+  type NewUser,
+  serializeUser,
+  UsernameTakenError,
+} from '../users/index.ts'
+import { checkPublicKey, type KeyFacts } from './key-rules.ts'
+import { messages } from './messages.ts'
+
+const setupUrl = (app: AppContext, kind: 'install' | 'recover', userId: string, token: string) =>
+  `${app.config.appUrl}setup/${kind}/${userId}/${token}`
+
+/** Creates an inactive user and a setup token, and mails the setup link. */
+export const registerUser = async (em: EntityManager, app: AppContext, input: NewUser) => {
+  let user: Awaited<ReturnType<typeof createUser>>
+  try {
+    user = await createUser(em, input)
+  } catch (error) {
+    if (error instanceof UsernameTakenError)
+      throw badRequest('Could not validate user data.', {
+        username: { uniqueUsername: error.message },
+      })
+    throw error
+  }
+  const token = createToken(em, 'register', user.id)
+  await em.flush()
+  const url = setupUrl(app, 'install', user.id, token.token)
+  await app.mailer.send({
+    to: user.username,
+    subject: `Welcome to Keyward, ${input.firstName}`,
+    text: `An account was created for you on ${app.config.appUrl}.\n\nComplete your setup with the Keyward (passbolt) browser extension:\n${url}\n\nThis link works once and expires in 10 days.\n`,
+  })
+  return { user, url }
+}
+
+type Flow = 'register' | 'recover'
+
+/** The user and live token of a setup or recovery link, or the right 400. */
+const openLink = async (em: EntityManager, flow: Flow, userId: string, tokenValue: string) => {
+  const bundle = await loadUser(em, userId)
+  const eligible =
+    bundle &&
+    !bundle.user.deleted &&
+    (flow === 'register' ? !bundle.user.active : canSignIn(bundle.user))
+  if (!bundle || !eligible)
+    throw badRequest(flow === 'register' ? messages.userNotFound : messages.activeUserNotFound)
+  const token = await findActiveToken(em, flow, userId, tokenValue)
+  if (!token) throw badRequest(messages.tokenExpired)
+  return { bundle, token }
+}
+
+export const startFlow = async (
+  em: EntityManager,
+  app: AppContext,
+  flow: Flow,
+  userId: string,
+  token: string,
+) => {
+  const { bundle } = await openLink(em, flow, userId, token)
+  return { user: serializeUser(bundle, app.config.appUrl) }
+}
+
+const keyError = (rule: string, message: string) =>
+  new HttpError(400, messages.invalidKey, { gpgkey: { armored_key: { [rule]: message } } })
+
+const storeKey = (em: EntityManager, userId: string, key: KeyFacts) =>
+  em.create(GpgkeySchema, {
+    userId,
+    armoredKey: key.armoredKey,
+    bits: key.bits,
+    uid: key.uid,
+    keyId: key.keyId,
+    fingerprint: key.fingerprint,
+    type: key.type,
+    expires: key.expires,
+    keyCreated: key.keyCreated,
+    deleted: false,
+  } as Gpgkey)
+
+/** Checks the key, stores it, activates the user and consumes the token, in one transaction. */
+export const completeSetup = (
+  em: EntityManager,
+  userId: string,
+  tokenValue: string,
+  armoredKey: string,
+) =>
+  em.transactional(async (tx) => {
+    const { bundle, token } = await openLink(tx, 'register', userId, tokenValue)
+    const check = await checkPublicKey(armoredKey, bundle.user.username)
+    if (!check.ok) throw keyError(check.rule, check.message)
+    const taken = await tx.findOne(GpgkeySchema, {
+      fingerprint: check.key.fingerprint,
+      deleted: false,
+    })
+    if (taken) throw keyError('uniqueFingerprint', messages.keyInUse)
+    storeKey(tx, userId, check.key)
+    bundle.user.active = true
+    token.active = false
+  })
+
+/** Starts a recovery: mails a recovery link to an active user. Unknown addresses learn nothing. */
+export const requestRecovery = async (em: EntityManager, app: AppContext, username: string) => {
+  const user = await findUserByUsername(em, username)
+  if (!user || !canSignIn(user)) {
+    app.logger.info('recovery asked for an unknown or inactive account')
+    return
+  }
+  const token = createToken(em, 'recover', user.id)
+  await em.flush()
+  await app.mailer.send({
+    to: user.username,
+    subject: 'Your Keyward account recovery',
+    text: `Someone asked to recover your account on ${app.config.appUrl}. If it was you, open:\n${setupUrl(app, 'recover', user.id, token.token)}\n\nIf not, ignore this message.\n`,
+  })
+}
+
+export const completeRecovery = (
+  em: EntityManager,
+  userId: string,
+  tokenValue: string,
+  armoredKey: string,
+) =>
+  em.transactional(async (tx) => {
+    const { bundle, token } = await openLink(tx, 'recover', userId, tokenValue)
+    const check = await checkPublicKey(armoredKey, bundle.user.username)
+    if (!check.ok) throw keyError(check.rule, check.message)
+    if (check.key.fingerprint !== bundle.gpgkey?.fingerprint)
+      throw keyError('isUserKey', messages.keyMismatch)
+    token.active = false
+  })
+
+export const abortRecovery = (em: EntityManager, userId: string, tokenValue: string) =>
+  em.transactional(async (tx) => {
+    const { token } = await openLink(tx, 'recover', userId, tokenValue)
+    token.active = false
+  })
