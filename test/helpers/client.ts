@@ -34,10 +34,10 @@ export class TestClient {
     } catch {
       json = undefined
     }
-    // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON the server answered
     return {
       status: response.status,
       headers: response.headers,
+      // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON the server answered
       json: json as any,
       text,
       setCookies: response.headers.getSetCookie(),
