@@ -1,0 +1,19 @@
+// The HTML shell the official browser extension attaches its UI to: it looks for
+// `<html class="passbolt">` and renders into the page itself; no script of ours runs.
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+
+export const shellPage = (title: string) =>
+  `<!DOCTYPE html>
+<html class="passbolt no-js version launching no-passboltplugin" lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<title>${escapeHtml(title)} | Keyward</title>
+</head>
+<body>
+<div id="temporary-skeleton"><p>Loading ${escapeHtml(title.toLowerCase())}. The Keyward (passbolt) browser extension is needed to continue.</p></div>
+</body>
+</html>`

@@ -1,0 +1,43 @@
+// HTML pages for the extension (fact sheet §16): login, setup and recovery links, and the
+// workspace at `/` and `/app/*`, which needs a signed-in session.
+import { z } from 'zod'
+import { defineRoute, Reply } from '../../api/plugin.ts'
+import { shellPage } from './page.ts'
+
+const link = z.object({ userId: z.uuid(), tokenId: z.uuid() })
+
+const page = (path: string, action: string, title: string, params?: typeof link) =>
+  defineRoute({
+    method: 'GET',
+    path,
+    action,
+    summary: `HTML page: ${title}`,
+    auth: 'public',
+    openapi: false,
+    params,
+    handler: () => new Reply(shellPage(title), { html: true }),
+  })
+
+const workspace = (path: string) =>
+  defineRoute({
+    method: 'GET',
+    path,
+    action: 'Home.apiExtApp',
+    summary: 'HTML page: the workspace, for signed-in users',
+    auth: 'public',
+    openapi: false,
+    handler: ({ user, request }) => {
+      if (!user) return new Reply(null, { redirect: `/auth/login?redirect=${encodeURIComponent(request.path)}` })
+      return new Reply(shellPage('Workspace'), { html: true })
+    },
+  })
+
+export const routes = [
+  page('/auth/login', 'AuthLogin.loginGet', 'Sign in'),
+  page('/setup/install/{userId}/{tokenId}', 'SetupStart.get', 'Account setup', link),
+  page('/setup/start/{userId}/{tokenId}', 'SetupStart.getLegacy', 'Account setup', link),
+  page('/setup/recover/{userId}/{tokenId}', 'RecoverStart.get', 'Account recovery', link),
+  page('/setup/recover/start/{userId}/{tokenId}', 'RecoverStart.getLegacy', 'Account recovery', link),
+  workspace('/'),
+  workspace('/app{/*rest}'),
+]
