@@ -18,6 +18,8 @@ export interface AppContext {
   /** Enabled plugins, dependencies first. */
   plugins: readonly Plugin[]
   mailer: Mailer
+  /** What plugins keep for the life of the process (keys, caches), by plugin name. */
+  pluginState: Map<string, unknown>
 }
 
 export const createLogger = (config: Pick<ServerConfig, 'logLevel'>): Logger =>
@@ -63,7 +65,7 @@ export const bootApp = async (options: BootOptions): Promise<AppContext> => {
         if (applied.length) logger.info({ migrations: applied }, 'migrations applied')
       }
       const serverKey = await loadServerKey(config, logger)
-      return {
+      const app: AppContext = {
         config,
         logger,
         orm,
@@ -71,7 +73,10 @@ export const bootApp = async (options: BootOptions): Promise<AppContext> => {
         serverKey,
         plugins,
         mailer: createMailer(config, logger),
+        pluginState: new Map(),
       }
+      for (const plugin of plugins) await plugin.init?.(app)
+      return app
     } catch (error) {
       await orm.close()
       throw error

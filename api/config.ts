@@ -43,6 +43,11 @@ export const configSchema = z.strictObject({
     .regex(/^smtps?:\/\//, 'an smtp:// or smtps:// URL')
     .optional(),
   mailFrom: z.string().min(3).default('Keyward <no-reply@localhost>'),
+  /** PEM files of the JWT signing key pair (RSA 4096); generated under `<dataDir>/jwt/` when absent. */
+  jwtPrivateKey: z.string().min(1).optional(),
+  jwtPublicKey: z.string().min(1).optional(),
+  /** Attempts per minute on the sign-in, JWT, MFA and setup routes, per client address and per account. */
+  authRateLimit: z.coerce.number().int().min(1).max(100_000).default(30),
 })
 
 export type ServerConfig = z.output<typeof configSchema> & { appUrl: string }
@@ -66,6 +71,9 @@ export const ENV: Record<keyof z.input<typeof configSchema>, string> = {
   sessionTimeout: 'KEYWARD_SESSION_TIMEOUT',
   smtpUrl: 'KEYWARD_SMTP_URL',
   mailFrom: 'KEYWARD_MAIL_FROM',
+  jwtPrivateKey: 'KEYWARD_JWT_PRIVATE_KEY',
+  jwtPublicKey: 'KEYWARD_JWT_PUBLIC_KEY',
+  authRateLimit: 'KEYWARD_AUTH_RATE_LIMIT',
 }
 
 export class ConfigError extends Error {

@@ -106,6 +106,11 @@ export interface Route<P extends z.ZodType = z.ZodType, B extends z.ZodType = z.
   multipart?: boolean
   /** Leave the route out of the OpenAPI document (HTML pages). @default true */
   openapi?: boolean
+  /**
+   * Rate-limit the route per client address and, when `account` names one, per account
+   * (sign-in and token routes). 429 beyond `authRateLimit` attempts a minute.
+   */
+  throttle?: { account?: (input: { params: z.output<P>; body: z.output<B> }) => string | undefined }
   handler: (input: HandlerInput<z.output<P>, z.output<B>>) => unknown
 }
 
@@ -137,6 +142,8 @@ export interface Plugin {
   middleware?: (
     app: AppContext,
   ) => (request: RequestContext, next: () => Promise<void>) => Promise<void>
+  /** Prepares what the plugin needs once per start (e.g. key material); runs after migrations. */
+  init?: (app: AppContext) => Promise<void>
   /** Adds subcommands to the `api` CLI; `withApp` boots the server's parts around its work. */
   commands?: (
     program: Command,

@@ -14,6 +14,7 @@ import { DEFAULT_SUCCESS_MESSAGE, envelope } from './envelope.ts'
 import { forbidden, HttpError, messages, unauthorized } from './errors.ts'
 import { Reply, type RequestContext, type Route } from './plugin.ts'
 import { parseQuery, parseQueryString } from './query.ts'
+import { Throttle } from './throttle.ts'
 import { validate } from './validation.ts'
 
 /** Fact sheet §1: the headers passbolt sets on every answer. */
@@ -92,63 +93,71 @@ const authenticate = async (
 }
 
 /** The per-route pipeline. */
-const routeMiddleware = (app: AppContext, route: Route) => async (ctx: Context) => {
-  ctx.state.action = route.action
-  const query = parseQuery(parseQueryString(ctx.querystring), route.query)
-  // passbolt lower-cases UUIDs in paths before validating them.
-  const rawParams = Object.fromEntries(
-    Object.entries((ctx as unknown as { params: Record<string, string> }).params ?? {}).map(
-      ([k, v]) => [k, UUID_PARAM.test(v) ? v.toLowerCase() : v],
-    ),
-  )
-  const params = route.params ? validate(route.params, rawParams) : rawParams
-  const request = requestContext(ctx)
-  if (route.csrf !== false) checkCsrf(request)
-  const user = await authenticate(app, request)
-  ctx.state.user = user
-  if (route.auth !== 'public' && !user) throw unauthorized()
-  if (route.auth === 'admin' && user?.role !== 'admin') throw forbidden(messages.adminOnly)
-  const rawBody =
-    ctx.method === 'GET' || ctx.method === 'HEAD'
-      ? undefined
-      : await readBody(ctx.req, app.config.bodyLimit, route.multipart)
-  const body = route.body ? validate(route.body, rawBody ?? {}) : rawBody
-  const result = await route.handler({
-    params,
-    query,
-    body,
-    user,
-    em: app.orm.em.fork(),
-    app,
-    headers: ctx.headers,
-    request,
-  })
-  const reply = result instanceof Reply ? result : new Reply(result)
-  for (const [name, value] of Object.entries(reply.options.headers ?? {})) ctx.set(name, value)
-  const shaped =
-    route.response && reply.body !== undefined && reply.body !== null
-      ? route.response.parse(reply.body)
-      : reply.body
-  if (reply.options.redirect) {
-    ctx.status = 302
-    ctx.redirect(reply.options.redirect)
-    return
+const routeMiddleware =
+  (app: AppContext, route: Route, throttle: Throttle) => async (ctx: Context) => {
+    ctx.state.action = route.action
+    const query = parseQuery(parseQueryString(ctx.querystring), route.query)
+    // passbolt lower-cases UUIDs in paths before validating them.
+    const rawParams = Object.fromEntries(
+      Object.entries((ctx as unknown as { params: Record<string, string> }).params ?? {}).map(
+        ([k, v]) => [k, UUID_PARAM.test(v) ? v.toLowerCase() : v],
+      ),
+    )
+    const params = route.params ? validate(route.params, rawParams) : rawParams
+    const request = requestContext(ctx)
+    if (route.csrf !== false) checkCsrf(request)
+    const user = await authenticate(app, request)
+    ctx.state.user = user
+    if (route.auth !== 'public' && !user) throw unauthorized()
+    if (route.auth === 'admin' && user?.role !== 'admin') throw forbidden(messages.adminOnly)
+    const rawBody =
+      ctx.method === 'GET' || ctx.method === 'HEAD'
+        ? undefined
+        : await readBody(ctx.req, app.config.bodyLimit, route.multipart)
+    const body = route.body ? validate(route.body, rawBody ?? {}) : rawBody
+    if (route.throttle) {
+      const account = route.throttle.account?.({ params, body })
+      throttle.hit([
+        `${route.action}|ip|${request.ip}`,
+        ...(account ? [`${route.action}|account|${account.toLowerCase()}`] : []),
+      ])
+    }
+    const result = await route.handler({
+      params,
+      query,
+      body,
+      user,
+      em: app.orm.em.fork(),
+      app,
+      headers: ctx.headers,
+      request,
+    })
+    const reply = result instanceof Reply ? result : new Reply(result)
+    for (const [name, value] of Object.entries(reply.options.headers ?? {})) ctx.set(name, value)
+    const shaped =
+      route.response && reply.body !== undefined && reply.body !== null
+        ? route.response.parse(reply.body)
+        : reply.body
+    if (reply.options.redirect) {
+      ctx.status = 302
+      ctx.redirect(reply.options.redirect)
+      return
+    }
+    if (reply.options.html) {
+      ctx.status = reply.options.status ?? 200
+      ctx.type = 'text/html; charset=utf-8'
+      ctx.body = String(reply.body)
+      return
+    }
+    if (reply.options.raw) {
+      ctx.status = reply.options.status ?? 200
+      ctx.type = 'application/json'
+      ctx.body = JSON.stringify(shaped)
+      return
+    }
+    const message = reply.options.message ?? route.message ?? DEFAULT_SUCCESS_MESSAGE
+    send(ctx, reply.options.status ?? 200, message, shaped ?? null, reply.options)
   }
-  if (reply.options.html) {
-    ctx.status = reply.options.status ?? 200
-    ctx.type = 'text/html; charset=utf-8'
-    ctx.body = String(reply.body)
-    return
-  }
-  if (reply.options.raw) {
-    ctx.status = reply.options.status ?? 200
-    ctx.type = 'application/json'
-    ctx.body = JSON.stringify(shaped)
-    return
-  }
-  const message = reply.options.message ?? route.message ?? DEFAULT_SUCCESS_MESSAGE
-  send(ctx, reply.options.status ?? 200, message, shaped ?? null, reply.options)
-}
 
 /** `/roles/{id}.json` to the router's `/roles/:id.json`. */
 export const toRouterPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1')
@@ -161,8 +170,13 @@ export const createKoaApp = (app: AppContext): Koa<State> => {
   const routes = app.plugins
     .flatMap((plugin) => plugin.routes ?? [])
     .sort((a, b) => params(a.path) - params(b.path))
+  const throttle = new Throttle(app.config.authRateLimit)
   for (const route of routes)
-    router.register(toRouterPath(route.path), [route.method], routeMiddleware(app, route) as never)
+    router.register(
+      toRouterPath(route.path),
+      [route.method],
+      routeMiddleware(app, route, throttle) as never,
+    )
 
   koa.use(async (ctx, next) => {
     ctx.state.requestId = randomUUID()

@@ -2,10 +2,20 @@
 import type { Plugin } from '../api/plugin.ts'
 import auth from './auth/index.ts'
 import healthcheck from './healthcheck/index.ts'
+import jwt from './jwt/index.ts'
 import pages from './pages/index.ts'
 import roles from './roles/index.ts'
 import settings from './settings/index.ts'
 import setup from './setup/index.ts'
 import users from './users/index.ts'
 
-export const plugins: readonly Plugin[] = [settings, roles, users, healthcheck, auth, setup, pages]
+export const plugins: readonly Plugin[] = [
+  settings,
+  roles,
+  users,
+  healthcheck,
+  auth,
+  jwt,
+  setup,
+  pages,
+]

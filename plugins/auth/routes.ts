@@ -88,6 +88,7 @@ export const routes = [
     csrf: false,
     multipart: true,
     body: loginBody,
+    throttle: { account: ({ body }) => fieldsOf(body).keyid },
     handler: async ({ body, em, app }) => {
       const fields = fieldsOf(body)
       await identify(em, fields.keyid)
@@ -109,6 +110,7 @@ export const routes = [
     csrf: false,
     multipart: true,
     body: loginBody,
+    throttle: { account: ({ body }) => fieldsOf(body).keyid },
     handler: async ({ body, em, app, user, request }) => {
       if (user) throw new HttpError(409, messages.alreadyLoggedIn)
       const fields = fieldsOf(body)

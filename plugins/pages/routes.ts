@@ -27,7 +27,10 @@ const workspace = (path: string) =>
     auth: 'public',
     openapi: false,
     handler: ({ user, request }) => {
-      if (!user) return new Reply(null, { redirect: `/auth/login?redirect=${encodeURIComponent(request.path)}` })
+      if (!user)
+        return new Reply(null, {
+          redirect: `/auth/login?redirect=${encodeURIComponent(request.path)}`,
+        })
       return new Reply(shellPage('Workspace'), { html: true })
     },
   })
@@ -37,7 +40,12 @@ export const routes = [
   page('/setup/install/{userId}/{tokenId}', 'SetupStart.get', 'Account setup', link),
   page('/setup/start/{userId}/{tokenId}', 'SetupStart.getLegacy', 'Account setup', link),
   page('/setup/recover/{userId}/{tokenId}', 'RecoverStart.get', 'Account recovery', link),
-  page('/setup/recover/start/{userId}/{tokenId}', 'RecoverStart.getLegacy', 'Account recovery', link),
+  page(
+    '/setup/recover/start/{userId}/{tokenId}',
+    'RecoverStart.getLegacy',
+    'Account recovery',
+    link,
+  ),
   workspace('/'),
   workspace('/app{/*rest}'),
 ]

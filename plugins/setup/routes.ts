@@ -44,6 +44,7 @@ const completeRoutes = (method: 'PUT' | 'POST') => [
     csrf: false,
     params: userParams,
     body: completeBody,
+    throttle: { account: ({ params }) => params.userId },
     message: messages.setupCompleted,
     handler: async ({ params, body, em, user }) => {
       if (user) throw forbidden(messages.guestsOnly)
@@ -60,6 +61,7 @@ const completeRoutes = (method: 'PUT' | 'POST') => [
     csrf: false,
     params: userParams,
     body: completeBody,
+    throttle: { account: ({ params }) => params.userId },
     message: messages.recoveryCompleted,
     handler: async ({ params, body, em, user }) => {
       if (user) throw forbidden(messages.guestsOnly)
@@ -77,6 +79,7 @@ export const routes = [
     summary: 'Check a setup link and return the user it is for',
     auth: 'public',
     params: linkParams,
+    throttle: { account: ({ params }) => params.userId },
     handler: ({ params, em, app }) => startFlow(em, app, 'register', params.userId, params.tokenId),
   }),
   ...completeRoutes('PUT'),
@@ -88,6 +91,7 @@ export const routes = [
     summary: 'Ask for an account recovery link by email',
     auth: 'public',
     body: z.object({ username: z.email().max(255) }),
+    throttle: { account: ({ body }) => body.username },
     message: messages.recoveryRequested,
     handler: async ({ body, em, app }) => {
       await requestRecovery(em, app, body.username)
@@ -101,6 +105,7 @@ export const routes = [
     summary: 'Check a recovery link and return the user it is for',
     auth: 'public',
     params: linkParams,
+    throttle: { account: ({ params }) => params.userId },
     handler: ({ params, em, app }) => startFlow(em, app, 'recover', params.userId, params.tokenId),
   }),
   defineRoute({

@@ -133,7 +133,10 @@ test('api openapi prints the document; api healthcheck reports and exits 0 when 
   t.is(before.status, 1, 'an unmigrated database fails the checks')
   t.regex(before.stdout, /FAIL database\.tablesCount/)
   const migrate = spawnSync(process.execPath, [bin, 'migrate'], { env, encoding: 'utf8' })
-  t.is(migrate.stdout.trim(), 'applied: Migration20261122000000Initial')
+  t.is(
+    migrate.stdout.trim(),
+    'applied: Migration20261122000000Initial, Migration20261122000100Sessions',
+  )
   const after = spawnSync(process.execPath, [bin, 'healthcheck'], { env, encoding: 'utf8' })
   t.is(after.status, 0, after.stdout)
   t.regex(after.stdout, /ok {3}database\.connect: the database answers/)

@@ -28,6 +28,7 @@ const TABLES = [
   'resources_tags',
   'roles',
   'secrets',
+  'sessions',
   'tags',
   'users',
 ]
@@ -36,7 +37,10 @@ test('migrating an empty database creates the whole schema once', async (t) => {
   const url = await createTestDatabase(t)
   const orm = await createOrm({ url, entities: [] })
   t.teardown(() => orm.close())
-  t.deepEqual(await migrate(orm), ['Migration20261122000000Initial'])
+  t.deepEqual(await migrate(orm), [
+    'Migration20261122000000Initial',
+    'Migration20261122000100Sessions',
+  ])
   t.deepEqual(await migrate(orm), [], 'nothing left to apply')
 
   const client = new pg.Client({ connectionString: url })

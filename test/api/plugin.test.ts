@@ -62,13 +62,18 @@ test('a route without a valid auth rule, or declared twice, stops the boot', (t)
 test('the shipped plugins assemble, and disabling one removes its routes and its settings flags', async (t) => {
   t.deepEqual(
     assemblePlugins(plugins).map((p) => p.name),
-    ['settings', 'roles', 'healthcheck', 'auth'],
+    ['settings', 'roles', 'users', 'healthcheck', 'auth', 'jwt', 'setup', 'pages'],
   )
   const api = await startTestApi(t, {
     plugins: [...plugins, testAuthPlugin],
-    env: { KEYWARD_DISABLED_PLUGINS: 'auth' },
+    env: { KEYWARD_DISABLED_PLUGINS: 'pages,jwt' },
   })
-  t.is((await api.request('/auth/verify.json')).status, 404)
+  t.is((await api.request('/auth/login')).status, 404)
+  t.is((await api.request('/auth/jwt/rsa.json')).status, 404)
+  t.is(
+    (await api.request('/settings.json')).json.body.passbolt.plugins.jwtAuthentication,
+    undefined,
+  )
   const flags = definePlugin({
     name: 'flags',
     settings: () => ({ public: { probeFlag: { enabled: true } } }),

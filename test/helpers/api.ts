@@ -12,6 +12,11 @@ import { listen } from '../../api/server.ts'
 import { plugins as allPlugins } from '../../plugins/index.ts'
 import { createTestDatabase } from './database.ts'
 
+export const JWT_KEY = {
+  privatePath: fileURLToPath(new URL('../fixtures/jwt/jwt.key', import.meta.url)),
+  publicPath: fileURLToPath(new URL('../fixtures/jwt/jwt.pem', import.meta.url)),
+}
+
 export const SERVER_KEY = {
   privatePath: fileURLToPath(new URL('../fixtures/server-key/private.asc', import.meta.url)),
   publicPath: fileURLToPath(new URL('../fixtures/server-key/public.asc', import.meta.url)),
@@ -75,6 +80,8 @@ export const startTestApi = async (
       KEYWARD_DATA_DIR: dataDir,
       KEYWARD_SERVER_KEY_PRIVATE: SERVER_KEY.privatePath,
       KEYWARD_SERVER_KEY_PUBLIC: SERVER_KEY.publicPath,
+      KEYWARD_JWT_PRIVATE_KEY: JWT_KEY.privatePath,
+      KEYWARD_JWT_PUBLIC_KEY: JWT_KEY.publicPath,
       KEYWARD_PORT: '0',
       ...options.env,
     },

@@ -19,7 +19,7 @@ test('guests get the common part and the public plugin flags only', async (t) =>
     terms: { url: 'https://keyward.test/terms' },
   })
   t.is(passbolt.edition, 'ce')
-  t.deepEqual(Object.keys(passbolt.plugins).sort(), ['locale', 'rememberMe'])
+  t.deepEqual(Object.keys(passbolt.plugins).sort(), ['jwtAuthentication', 'locale', 'rememberMe'])
   t.deepEqual(passbolt.plugins.rememberMe.options, {
     '300': '5 minutes',
     '900': '15 minutes',

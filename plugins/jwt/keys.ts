@@ -1,0 +1,43 @@
+// The JWT signing key pair (RSA 4096, RS256): read from the configured PEM files, or generated on
+// first start under `<dataDir>/jwt/` (private key readable by its owner only).
+import { generateKeyPair } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { promisify } from 'node:util'
+import { type CryptoKey, exportJWK, importPKCS8, importSPKI, type JWK } from 'jose'
+import type { AppContext } from '../../api/app.ts'
+
+export interface JwtKeys {
+  privateKey: CryptoKey
+  publicKey: CryptoKey
+  publicPem: string
+  jwk: JWK
+}
+
+export const loadJwtKeys = async (app: AppContext): Promise<JwtKeys> => {
+  const privatePath = app.config.jwtPrivateKey ?? join(app.config.dataDir, 'jwt', 'jwt.key')
+  const publicPath = app.config.jwtPublicKey ?? join(app.config.dataDir, 'jwt', 'jwt.pem')
+  if (!existsSync(privatePath) && !existsSync(publicPath)) {
+    app.logger.info('generating the JWT key pair (RSA 4096)')
+    const pair = await promisify(generateKeyPair)('rsa', {
+      modulusLength: 4096,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    })
+    mkdirSync(dirname(privatePath), { recursive: true, mode: 0o700 })
+    writeFileSync(privatePath, pair.privateKey, { mode: 0o600 })
+    writeFileSync(publicPath, pair.publicKey, { mode: 0o644 })
+  }
+  const publicPem = readFileSync(publicPath, 'utf8')
+  const privateKey = await importPKCS8(readFileSync(privatePath, 'utf8'), 'RS256')
+  const publicKey = await importSPKI(publicPem, 'RS256', { extractable: true })
+  const jwk = await exportJWK(publicKey)
+  return {
+    privateKey,
+    publicKey,
+    publicPem,
+    jwk: { kty: jwk.kty, alg: 'RS256', use: 'sig', e: jwk.e, n: jwk.n },
+  }
+}
+
+export const jwtKeys = (app: AppContext) => app.pluginState.get('jwt') as JwtKeys

@@ -1,0 +1,105 @@
+// Routes of the JWT plugin (fact sheet §5.1).
+import { z } from 'zod'
+import { CSRF_COOKIE, constantTimeEqual } from '../../api/auth/csrf.ts'
+import { HttpError } from '../../api/errors.ts'
+import { defineRoute, Reply, type RequestContext } from '../../api/plugin.ts'
+import { jwtKeys } from './keys.ts'
+import { messages } from './messages.ts'
+import { login, logout, refresh } from './service.ts'
+
+const REFRESH_COOKIE = 'refresh_token'
+const MONTH_MS = 30 * 24 * 3_600_000
+
+const setRefreshCookie = (request: RequestContext, value: string | null) =>
+  request.cookies.set(REFRESH_COOKIE, value, {
+    httpOnly: true,
+    secure: request.secure,
+    sameSite: 'lax',
+    path: '/',
+    ...(value ? { expires: new Date(Date.now() + MONTH_MS) } : {}),
+    overwrite: true,
+  })
+
+export const routes = [
+  defineRoute({
+    method: 'GET',
+    path: '/auth/jwt/rsa.json',
+    action: 'JwtRsa.rsa',
+    summary: 'The public key (PEM) that signs access tokens',
+    auth: 'public',
+    response: z.object({ keydata: z.string() }),
+    handler: ({ app }) => ({ keydata: jwtKeys(app).publicPem }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/auth/jwt/jwks.json',
+    action: 'JwtJwks.jwks',
+    summary: 'The access-token signing key as a JSON Web Key Set (not enveloped)',
+    auth: 'public',
+    handler: ({ app }) => new Reply({ keys: [jwtKeys(app).jwk] }, { raw: true }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/auth/jwt/login.json',
+    action: 'JwtLogin.loginPost',
+    summary: 'Sign in with a challenge signed by the user and encrypted to the server key',
+    auth: 'public',
+    csrf: false,
+    body: z.object({
+      user_id: z.string().max(64).optional(),
+      challenge: z.string().max(100_000).optional(),
+    }),
+    throttle: { account: ({ body }) => body.user_id },
+    message: messages.success,
+    handler: async ({ body, em, app }) => {
+      if (!body.user_id || !body.challenge) throw new HttpError(400, messages.credentialsMissing)
+      if (!/^[0-9a-f-]{36}$/i.test(body.user_id))
+        throw new HttpError(400, messages.credentialsInvalid)
+      return login(em, app, body.user_id.toLowerCase(), body.challenge)
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/auth/jwt/refresh.json',
+    action: 'JwtRefresh.refreshPost',
+    summary:
+      'Trade a refresh token (body or cookie) for a new access token; the refresh token rotates',
+    auth: 'public',
+    csrf: false,
+    body: z.object({
+      user_id: z.string().max(64).optional(),
+      refresh_token: z.string().max(64).optional(),
+    }),
+    throttle: { account: ({ body }) => body.user_id },
+    handler: async ({ body, em, app, request }) => {
+      const fromBody = body.refresh_token !== undefined || body.user_id !== undefined
+      const value = fromBody ? body.refresh_token : request.cookies.get(REFRESH_COOKIE)
+      if (!value) throw new HttpError(400, messages.noRefreshToken)
+      if (!fromBody) {
+        // A browser-held cookie is sent automatically, so it needs the CSRF double submit.
+        const cookie = request.cookies.get(CSRF_COOKIE)
+        const header = request.headers['x-csrf-token']
+        if (!cookie || typeof header !== 'string' || !constantTimeEqual(cookie, header))
+          throw new HttpError(403, 'Missing or incorrect CSRF cookie type.')
+      }
+      const { accessToken, refreshToken } = await refresh(em, app, value, body.user_id)
+      setRefreshCookie(request, refreshToken)
+      return { access_token: accessToken }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/auth/jwt/logout.json',
+    action: 'JwtLogout.logoutPost',
+    summary: 'Spend one refresh token, or all of the user’s when none is given',
+    auth: 'user',
+    csrf: false,
+    body: z.object({ refresh_token: z.string().max(64).optional() }),
+    handler: async ({ body, em, user, request }) => {
+      if (user?.via !== 'jwt') throw new HttpError(401, 'Authentication is required to continue')
+      await logout(em, user.id, body.refresh_token ?? request.cookies.get(REFRESH_COOKIE))
+      setRefreshCookie(request, null)
+      return null
+    },
+  }),
+]
