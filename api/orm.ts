@@ -24,6 +24,13 @@ export const baseProperties = {
 // biome-ignore lint/suspicious/noExplicitAny: a list of schemas of different entity types
 export type AnyEntitySchema = EntitySchema<any, any>
 
+/**
+ * A timestamp from a query-builder row: the ORM's connection hands them over as strings, which
+ * only entity hydration turns into dates.
+ */
+export const toDate = (value: unknown): Date | null =>
+  value === null || value === undefined ? null : new Date(value as string)
+
 export interface OrmOptions {
   url: string
   entities: readonly AnyEntitySchema[]

@@ -2,6 +2,7 @@
 // ended by logout or inactivity; only the SHA-256 of the cookie value is stored.
 import { createHash, randomBytes } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
+import { toDate } from '../../api/orm.ts'
 import type { RequestContext } from '../../api/plugin.ts'
 import { type Session, SessionSchema } from './entities/Session.ts'
 
@@ -23,8 +24,23 @@ export const loadSession = async (
 ) => {
   const value = request.cookies.get(SESSION_COOKIE)
   if (!value || value.length > 128) return undefined
-  const session = await em.findOne(SessionSchema, { id: hash(value) })
-  if (!session) return undefined
+  // Read through the query builder: this runs on every cookie request.
+  const row = await em
+    .getKnex()('sessions')
+    .where('id', hash(value))
+    .first<{ id: string; user_id: string | null; last_activity: Date; created: Date } | undefined>(
+      'id',
+      'user_id',
+      'last_activity',
+      'created',
+    )
+  if (!row) return undefined
+  const session: Session = {
+    id: row.id,
+    userId: row.user_id,
+    lastActivity: toDate(row.last_activity)!,
+    created: toDate(row.created)!,
+  }
   if (Date.now() - session.lastActivity.getTime() > timeoutMinutes * 60_000) {
     await em.nativeDelete(SessionSchema, { id: session.id })
     return undefined

@@ -2,7 +2,7 @@
 import { z } from 'zod'
 import { notFound } from '../../api/errors.ts'
 import { defineRoute } from '../../api/plugin.ts'
-import { canSignIn, loadUser, serializeUser } from './service.ts'
+import { canSignIn, readUser, serializeUser } from './service.ts'
 
 const userId = z.union(
   [z.literal('me'), z.uuid({ error: 'The user identifier should be a valid UUID or "me".' })],
@@ -22,7 +22,7 @@ export const routes = [
     query: { contain: ['profile', 'role', 'gpgkey', 'groups_users', 'last_logged_in'] },
     handler: async ({ params, user, em, app }) => {
       const id = params.id === 'me' ? user!.id : params.id
-      const bundle = await loadUser(em, id)
+      const bundle = await readUser(em, id)
       // Non-admins see active users only (fact sheet §8.2).
       if (
         !bundle ||

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { formatDate } from '../../api/envelope.ts'
+import { toDate } from '../../api/orm.ts'
 import { RoleSchema } from '../roles/entities/Role.ts'
 import { type Gpgkey, GpgkeySchema } from './entities/Gpgkey.ts'
 import { type Profile, ProfileSchema } from './entities/Profile.ts'
@@ -18,16 +19,113 @@ export interface UserBundle {
 export const loadUser = async (em: EntityManager, id: string): Promise<UserBundle | undefined> => {
   const user = await em.findOne(UserSchema, { id })
   if (!user) return undefined
-  const [profile, gpgkey, role] = await Promise.all([
-    em.findOne(ProfileSchema, { userId: id }),
-    em.findOne(GpgkeySchema, { userId: id, deleted: false }),
-    em.findOneOrFail(RoleSchema, { id: user.roleId }),
-  ])
+  // One after the other: inside a transaction they share one connection.
+  const profile = await em.findOne(ProfileSchema, { userId: id })
+  const gpgkey = await em.findOne(GpgkeySchema, { userId: id, deleted: false })
+  const role = await em.findOneOrFail(RoleSchema, { id: user.roleId })
   return { user, profile, gpgkey, role }
 }
 
+type Row = Record<string, unknown>
+const DATE_COLUMNS = new Set([
+  'created',
+  'modified',
+  'disabled',
+  'last_logged_in',
+  'expires',
+  'key_created',
+])
+const pick = (row: Row, prefix: string) =>
+  Object.fromEntries(
+    Object.entries(row)
+      .filter(([key]) => key.startsWith(prefix))
+      .map(([key, value]) => {
+        const name = key.slice(prefix.length)
+        return [name, DATE_COLUMNS.has(name) ? toDate(value) : value]
+      }),
+  )
+
+/**
+ * A user with profile, active key and role in one query, read-only (the view routes run this on
+ * every call; `loadUser` gives managed entities for changes).
+ */
+export const readUser = async (em: EntityManager, id: string): Promise<UserBundle | undefined> => {
+  const columns = (table: string, alias: string, names: string[]) =>
+    names.map((name) => `${table}.${name} as ${alias}${name}`)
+  const row: Row | undefined = await em
+    .getKnex()('users')
+    .join('roles', 'roles.id', 'users.role_id')
+    .leftJoin('profiles', 'profiles.user_id', 'users.id')
+    .leftJoin('gpgkeys', (on) =>
+      on.on('gpgkeys.user_id', 'users.id').andOnVal('gpgkeys.deleted', false),
+    )
+    .where('users.id', id)
+    .first(
+      ...columns('users', 'u_', [
+        'id',
+        'role_id',
+        'username',
+        'active',
+        'deleted',
+        'disabled',
+        'last_logged_in',
+        'created',
+        'modified',
+      ]),
+      ...columns('roles', 'r_', ['id', 'name', 'description', 'created', 'modified']),
+      ...columns('profiles', 'p_', [
+        'id',
+        'user_id',
+        'first_name',
+        'last_name',
+        'created',
+        'modified',
+      ]),
+      ...columns('gpgkeys', 'g_', [
+        'id',
+        'user_id',
+        'armored_key',
+        'bits',
+        'uid',
+        'key_id',
+        'fingerprint',
+        'type',
+        'expires',
+        'key_created',
+        'deleted',
+        'created',
+        'modified',
+      ]),
+    )
+  if (!row) return undefined
+  const u = pick(row, 'u_')
+  const p = pick(row, 'p_')
+  const g = pick(row, 'g_')
+  return {
+    user: { ...u, roleId: u.role_id, lastLoggedIn: u.last_logged_in } as unknown as User,
+    role: pick(row, 'r_') as UserBundle['role'],
+    profile: p.id
+      ? ({
+          ...p,
+          userId: p.user_id,
+          firstName: p.first_name,
+          lastName: p.last_name,
+        } as unknown as Profile)
+      : null,
+    gpgkey: g.id
+      ? ({
+          ...g,
+          userId: g.user_id,
+          armoredKey: g.armored_key,
+          keyId: g.key_id,
+          keyCreated: g.key_created,
+        } as unknown as Gpgkey)
+      : null,
+  }
+}
+
 /** Active, not deleted, not suspended: allowed to sign in and to stay signed in. */
-export const canSignIn = (user: User) =>
+export const canSignIn = (user: Pick<User, 'active' | 'deleted' | 'disabled'>) =>
   user.active && !user.deleted && (!user.disabled || user.disabled > new Date())
 
 /** The user whose active key has this fingerprint, if any. */
@@ -135,10 +233,37 @@ export const createUser = (em: EntityManager, input: NewUser) =>
 export const touchLastLoggedIn = (em: EntityManager, userId: string) =>
   em.nativeUpdate(UserSchema, { id: userId }, { lastLoggedIn: new Date() })
 
-/** The user and role name, enough to authorise a request. */
+/**
+ * The user and role name, enough to authorise a request: one query through the query builder,
+ * read-only, because it runs on every signed-in request (the ORM's hydration costs ~3x more).
+ */
 export const loadAuthUser = async (em: EntityManager, id: string) => {
-  const user = await em.findOne(UserSchema, { id })
-  if (!user) return undefined
-  const role = await em.findOne(RoleSchema, { id: user.roleId })
-  return role ? { user, role: role.name as 'admin' | 'user' | 'guest' } : undefined
+  const row = await em
+    .getKnex()('users')
+    .join('roles', 'roles.id', 'users.role_id')
+    .where('users.id', id)
+    .first<
+      | {
+          id: string
+          username: string
+          active: boolean
+          deleted: boolean
+          disabled: Date | null
+          role: string
+        }
+      | undefined
+    >(
+      'users.id',
+      'users.username',
+      'users.active',
+      'users.deleted',
+      'users.disabled',
+      'roles.name as role',
+    )
+  return row
+    ? {
+        user: { ...row, disabled: toDate(row.disabled) },
+        role: row.role as 'admin' | 'user' | 'guest',
+      }
+    : undefined
 }
