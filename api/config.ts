@@ -48,6 +48,8 @@ export const configSchema = z.strictObject({
   jwtPublicKey: z.string().min(1).optional(),
   /** Attempts per minute on the sign-in, JWT, MFA and setup routes, per client address and per account. */
   authRateLimit: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** Failed one-time passwords allowed since the last sign-in before the user is signed out. */
+  mfaMaxAttempts: z.coerce.number().int().min(1).max(100).default(4),
 })
 
 export type ServerConfig = z.output<typeof configSchema> & { appUrl: string }
@@ -74,6 +76,7 @@ export const ENV: Record<keyof z.input<typeof configSchema>, string> = {
   jwtPrivateKey: 'KEYWARD_JWT_PRIVATE_KEY',
   jwtPublicKey: 'KEYWARD_JWT_PUBLIC_KEY',
   authRateLimit: 'KEYWARD_AUTH_RATE_LIMIT',
+  mfaMaxAttempts: 'KEYWARD_MFA_MAX_ATTEMPTS',
 }
 
 export class ConfigError extends Error {

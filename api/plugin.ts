@@ -19,6 +19,8 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 export interface RequestContext {
   method: string
   path: string
+  /** Path and query string as received. */
+  url: string
   headers: Record<string, string | string[] | undefined>
   cookies: {
     get(name: string): string | undefined
@@ -142,6 +144,14 @@ export interface Plugin {
   middleware?: (
     app: AppContext,
   ) => (request: RequestContext, next: () => Promise<void>) => Promise<void>
+  /**
+   * Runs for every signed-in request after authentication, before authorisation; may throw
+   * (e.g. a second factor is still owed).
+   */
+  guard?: (
+    input: { user: AuthUser; request: RequestContext; route: Route },
+    app: AppContext,
+  ) => Promise<void>
   /** Prepares what the plugin needs once per start (e.g. key material); runs after migrations. */
   init?: (app: AppContext) => Promise<void>
   /** Adds subcommands to the `api` CLI; `withApp` boots the server's parts around its work. */

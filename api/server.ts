@@ -68,6 +68,7 @@ const requestContext = (ctx: Context): RequestContext => {
   const request: RequestContext = {
     method: ctx.method,
     path: ctx.path,
+    url: ctx.originalUrl,
     headers: ctx.headers,
     cookies: ctx.cookies as RequestContext['cookies'],
     ip: ctx.request.socket.remoteAddress ?? '',
@@ -108,6 +109,7 @@ const routeMiddleware =
     if (route.csrf !== false) checkCsrf(request)
     const user = await authenticate(app, request)
     ctx.state.user = user
+    if (user) for (const plugin of app.plugins) await plugin.guard?.({ user, request, route }, app)
     if (route.auth !== 'public' && !user) throw unauthorized()
     if (route.auth === 'admin' && user?.role !== 'admin') throw forbidden(messages.adminOnly)
     const rawBody =

@@ -3,6 +3,7 @@ import type { Plugin } from '../api/plugin.ts'
 import auth from './auth/index.ts'
 import healthcheck from './healthcheck/index.ts'
 import jwt from './jwt/index.ts'
+import mfa from './mfa/index.ts'
 import pages from './pages/index.ts'
 import roles from './roles/index.ts'
 import settings from './settings/index.ts'
@@ -16,6 +17,7 @@ export const plugins: readonly Plugin[] = [
   healthcheck,
   auth,
   jwt,
+  mfa,
   setup,
   pages,
 ]

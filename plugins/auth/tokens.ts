@@ -16,6 +16,7 @@ export const TOKEN_LIFETIME_MS: Record<TokenType, number> = {
   refresh_token: 30 * 24 * 3_600_000,
   verify_token: 3_600_000,
   mfa: 30 * 24 * 3_600_000,
+  mfa_failure: 30 * 24 * 3_600_000,
 }
 
 export const createToken = (

@@ -7,6 +7,7 @@ import * as openpgp from 'openpgp'
 import type { AppContext } from '../../api/app.ts'
 import { HttpError } from '../../api/errors.ts'
 import { AuthenticationTokenSchema, createToken, isExpired } from '../auth/index.ts'
+import { userProviders } from '../mfa/service.ts'
 import { canSignIn, loadUser, UserSchema } from '../users/index.ts'
 import { jwtKeys } from './keys.ts'
 import { messages } from './messages.ts'
@@ -161,12 +162,17 @@ export const login = (
     const accessToken = await mintAccessToken(app, userId)
     const refresh = newRefreshToken(tx, userId, accessToken)
     await tx.nativeUpdate(UserSchema, { id: userId }, { lastLoggedIn: new Date() })
+    // The providers tell the client a second factor is still owed (only when MFA is enabled).
+    const providers = app.plugins.some((plugin) => plugin.name === 'mfa')
+      ? await userProviders(tx, userId)
+      : []
     const answer = JSON.stringify({
       version: '1.0.0',
       domain: app.config.appUrl,
       access_token: accessToken,
       refresh_token: refresh.token,
       verify_token: challenge.verify_token,
+      ...(providers.length ? { providers } : {}),
     })
     const encrypted = await openpgp.encrypt({
       message: await openpgp.createMessage({ text: answer }),

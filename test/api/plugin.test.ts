@@ -62,7 +62,7 @@ test('a route without a valid auth rule, or declared twice, stops the boot', (t)
 test('the shipped plugins assemble, and disabling one removes its routes and its settings flags', async (t) => {
   t.deepEqual(
     assemblePlugins(plugins).map((p) => p.name),
-    ['settings', 'roles', 'users', 'healthcheck', 'auth', 'jwt', 'setup', 'pages'],
+    ['settings', 'roles', 'users', 'healthcheck', 'auth', 'jwt', 'mfa', 'setup', 'pages'],
   )
   const api = await startTestApi(t, {
     plugins: [...plugins, testAuthPlugin],

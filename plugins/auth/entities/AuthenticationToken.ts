@@ -12,6 +12,7 @@ export const TOKEN_TYPES = [
   'refresh_token',
   'verify_token',
   'mfa',
+  'mfa_failure',
 ] as const
 export type TokenType = (typeof TOKEN_TYPES)[number]
 

@@ -1,0 +1,22 @@
+// Messages of the MFA routes, word for word (fact sheet §6).
+export const messages = {
+  required: 'MFA authentication is required.',
+  provideOtp: 'Please provide the one-time password.',
+  success: 'The multi-factor authentication was a success.',
+  notRequired: 'The multi-factor authentication is not required.',
+  noSettings: 'No valid multi-factor authentication settings found.',
+  noProviderSettings: 'No valid multi-factor authentication settings found for this provider.',
+  otpFailed: 'Something went wrong when validating the one-time password.',
+  tooManyAttempts: 'You have been logged out due to too many failed attempts.',
+  otpRequired: 'An OTP is required.',
+  otpEmpty: 'The OTP should not be empty.',
+  otpNumeric: 'The OTP should be composed of numbers only.',
+  otpMinLength: 'The OTP should be at least 6 characters long.',
+  otpInvalid: 'This OTP is not valid.',
+  modhexInvalid: 'The OTP should be composed of modhex characters.',
+  yubikeyForeign: 'This yubikey is not associated with this user.',
+  hotpInvalid: 'This OTP is not valid.',
+  settingsSaved: 'The multi-factor authentication settings were saved.',
+  setupSaved: 'The multi-factor authentication provider is now set up.',
+  setupRemoved: 'The multi-factor authentication provider was removed.',
+}
