@@ -62,6 +62,17 @@ const send = (
   ctx.body = JSON.stringify(payload)
 }
 
+/**
+ * What of an unexpected error may reach the log: database errors quote the statement and its
+ * values (tokens, keys), so only their class and SQL state are kept.
+ */
+export const loggableError = (error: unknown) => {
+  if (!(error instanceof Error)) return { type: typeof error }
+  const sqlState = (error as { code?: unknown; sqlState?: unknown }).code ?? (error as { sqlState?: unknown }).sqlState
+  if (sqlState !== undefined || error.name.endsWith('Exception')) return { type: error.name, code: sqlState }
+  return { type: error.name, message: error.message, stack: error.stack }
+}
+
 /** The plugin-facing view of a Koa context, made once per request. */
 const requestContext = (ctx: Context): RequestContext => {
   if (ctx.state.request) return ctx.state.request
@@ -194,7 +205,7 @@ export const createKoaApp = (app: AppContext): Koa<State> => {
         send(ctx, error.status, error.message, error.body)
       } else {
         // Unexpected: the client learns nothing of it; the log has it, tied to the request id.
-        app.logger.error({ err: error, requestId: ctx.state.requestId }, 'unexpected error')
+        app.logger.error({ err: loggableError(error), requestId: ctx.state.requestId }, 'unexpected error')
         send(ctx, 500, messages.internal, '')
       }
     } finally {
