@@ -68,8 +68,11 @@ const send = (
  */
 export const loggableError = (error: unknown) => {
   if (!(error instanceof Error)) return { type: typeof error }
-  const sqlState = (error as { code?: unknown; sqlState?: unknown }).code ?? (error as { sqlState?: unknown }).sqlState
-  if (sqlState !== undefined || error.name.endsWith('Exception')) return { type: error.name, code: sqlState }
+  const sqlState =
+    (error as { code?: unknown; sqlState?: unknown }).code ??
+    (error as { sqlState?: unknown }).sqlState
+  if (sqlState !== undefined || error.name.endsWith('Exception'))
+    return { type: error.name, code: sqlState }
   return { type: error.name, message: error.message, stack: error.stack }
 }
 
@@ -205,7 +208,10 @@ export const createKoaApp = (app: AppContext): Koa<State> => {
         send(ctx, error.status, error.message, error.body)
       } else {
         // Unexpected: the client learns nothing of it; the log has it, tied to the request id.
-        app.logger.error({ err: loggableError(error), requestId: ctx.state.requestId }, 'unexpected error')
+        app.logger.error(
+          { err: loggableError(error), requestId: ctx.state.requestId },
+          'unexpected error',
+        )
         send(ctx, 500, messages.internal, '')
       }
     } finally {

@@ -5,7 +5,7 @@ import { HttpError } from '../../api/errors.ts'
 import { definePlugin } from '../../api/plugin.ts'
 import { messages } from './messages.ts'
 import { routes } from './routes.ts'
-import { hasValidProof, userProviders } from './service.ts'
+import { cachedOrganizationMfa, hasValidProof, userProviders } from './service.ts'
 
 /** Paths reachable while a second factor is owed (fact sheet §6.1). */
 const OPEN_PATHS = [
@@ -27,7 +27,7 @@ export default definePlugin({
   guard: async ({ user, request }, app) => {
     if (OPEN_PATHS.some((path) => request.path.startsWith(path))) return
     const em = app.orm.em.fork()
-    const providers = await userProviders(em, user.id)
+    const providers = await userProviders(em, user.id, await cachedOrganizationMfa(app, em))
     if (providers.length === 0 || (await hasValidProof(em, request, user))) return
     if (request.path.endsWith('.json'))
       throw new HttpError(302, messages.required, '', {

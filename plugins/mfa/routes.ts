@@ -10,6 +10,7 @@ import { safeRedirect, verifyForm } from './form.ts'
 import { messages } from './messages.ts'
 import {
   checkTotp,
+  forgetOrganizationMfa,
   grantProof,
   hasValidProof,
   newTotpUri,
@@ -394,6 +395,7 @@ const settingsRoutes = [
             : {}),
         }
         await writeOrganizationSetting(em, 'mfa', value, user!.id)
+        forgetOrganizationMfa()
         return new Reply(null)
       },
     }),

@@ -46,6 +46,27 @@ export const readAccountMfa = async (em: EntityManager, userId: string): Promise
 export const writeAccountMfa = (em: EntityManager, userId: string, value: AccountMfa) =>
   writeAccountSetting(em, userId, ACCOUNT_PROPERTY, Object.keys(value).length ? value : undefined)
 
+const ORG_CACHE_MS = 2_000
+let orgCache: { app: AppContext; value: OrganizationMfa; until: number } | undefined
+
+/**
+ * The organisation's MFA settings for the per-request guard, cached for two seconds: without
+ * providers no request pays for a second lookup. Saving the settings refreshes the cache.
+ */
+export const cachedOrganizationMfa = async (
+  app: AppContext,
+  em: EntityManager,
+): Promise<OrganizationMfa> => {
+  if (orgCache && orgCache.app === app && orgCache.until > Date.now()) return orgCache.value
+  const value = await readOrganizationMfa(em)
+  orgCache = { app, value, until: Date.now() + ORG_CACHE_MS }
+  return value
+}
+
+export const forgetOrganizationMfa = () => {
+  orgCache = undefined
+}
+
 /** Providers both the organisation and the user have turned on. */
 export const userProviders = async (
   em: EntityManager,

@@ -165,8 +165,14 @@ test('validation errors nest by field and rule; schema messages win over default
 
 test('logged errors keep database statements (and the values in them) out of the log', async (t) => {
   const { loggableError } = await import('../../api/server.ts')
-  const database = Object.assign(new Error("insert into authentication_tokens values ('secret-token')"), { name: 'UniqueConstraintViolationException', code: '23505' })
-  t.deepEqual(loggableError(database), { type: 'UniqueConstraintViolationException', code: '23505' })
+  const database = Object.assign(
+    new Error("insert into authentication_tokens values ('secret-token')"),
+    { name: 'UniqueConstraintViolationException', code: '23505' },
+  )
+  t.deepEqual(loggableError(database), {
+    type: 'UniqueConstraintViolationException',
+    code: '23505',
+  })
   const plain = loggableError(new TypeError('x is not a function'))
   t.is(plain.type, 'TypeError')
   t.is(plain.message, 'x is not a function')
