@@ -88,6 +88,20 @@ const storeKey = (em: EntityManager, userId: string, key: KeyFacts) =>
     deleted: false,
   } as Gpgkey)
 
+/** Opens the link and checks the uploaded key against the key rules for its user. */
+const openLinkWithKey = async (
+  tx: EntityManager,
+  flow: Flow,
+  userId: string,
+  tokenValue: string,
+  armoredKey: string,
+) => {
+  const { bundle, token } = await openLink(tx, flow, userId, tokenValue)
+  const check = await checkPublicKey(armoredKey, bundle.user.username)
+  if (!check.ok) throw keyError(check.rule, check.message)
+  return { bundle, token, key: check.key }
+}
+
 /** Checks the key, stores it, activates the user and consumes the token, in one transaction. */
 export const completeSetup = (
   em: EntityManager,
@@ -96,15 +110,16 @@ export const completeSetup = (
   armoredKey: string,
 ) =>
   em.transactional(async (tx) => {
-    const { bundle, token } = await openLink(tx, 'register', userId, tokenValue)
-    const check = await checkPublicKey(armoredKey, bundle.user.username)
-    if (!check.ok) throw keyError(check.rule, check.message)
-    const taken = await tx.findOne(GpgkeySchema, {
-      fingerprint: check.key.fingerprint,
-      deleted: false,
-    })
+    const { bundle, token, key } = await openLinkWithKey(
+      tx,
+      'register',
+      userId,
+      tokenValue,
+      armoredKey,
+    )
+    const taken = await tx.findOne(GpgkeySchema, { fingerprint: key.fingerprint, deleted: false })
     if (taken) throw keyError('uniqueFingerprint', messages.keyInUse)
-    storeKey(tx, userId, check.key)
+    storeKey(tx, userId, key)
     bundle.user.active = true
     token.active = false
   })
@@ -132,10 +147,14 @@ export const completeRecovery = (
   armoredKey: string,
 ) =>
   em.transactional(async (tx) => {
-    const { bundle, token } = await openLink(tx, 'recover', userId, tokenValue)
-    const check = await checkPublicKey(armoredKey, bundle.user.username)
-    if (!check.ok) throw keyError(check.rule, check.message)
-    if (check.key.fingerprint !== bundle.gpgkey?.fingerprint)
+    const { bundle, token, key } = await openLinkWithKey(
+      tx,
+      'recover',
+      userId,
+      tokenValue,
+      armoredKey,
+    )
+    if (key.fingerprint !== bundle.gpgkey?.fingerprint)
       throw keyError('isUserKey', messages.keyMismatch)
     token.active = false
   })

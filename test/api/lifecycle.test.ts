@@ -15,7 +15,7 @@ import { definePlugin, defineRoute } from '../../api/plugin.ts'
 import { listen } from '../../api/server.ts'
 import { loadServerKey, ServerKeyError } from '../../api/server-key.ts'
 import { plugins } from '../../plugins/index.ts'
-import { SERVER_KEY, startTestApi } from '../helpers/api.ts'
+import { JWT_KEY, SERVER_KEY, startTestApi } from '../helpers/api.ts'
 import { createTestDatabase } from '../helpers/database.ts'
 
 const bin = fileURLToPath(new URL('../../bin/api.js', import.meta.url))
@@ -57,6 +57,8 @@ test('closing the server lets an in-flight request finish and refuses new ones',
       KEYWARD_DATA_DIR: tempDir(t),
       KEYWARD_SERVER_KEY_PRIVATE: SERVER_KEY.privatePath,
       KEYWARD_SERVER_KEY_PUBLIC: SERVER_KEY.publicPath,
+      KEYWARD_JWT_PRIVATE_KEY: JWT_KEY.privatePath,
+      KEYWARD_JWT_PUBLIC_KEY: JWT_KEY.publicPath,
     },
   })
   const app = await bootApp({ config, plugins: [...plugins, slow], logger: silent })
@@ -77,6 +79,8 @@ test('api start serves, and SIGTERM stops it cleanly with exit code 0', async (t
     KEYWARD_DATA_DIR: tempDir(t),
     KEYWARD_SERVER_KEY_PRIVATE: SERVER_KEY.privatePath,
     KEYWARD_SERVER_KEY_PUBLIC: SERVER_KEY.publicPath,
+    KEYWARD_JWT_PRIVATE_KEY: JWT_KEY.privatePath,
+    KEYWARD_JWT_PUBLIC_KEY: JWT_KEY.publicPath,
     KEYWARD_LOG_LEVEL: 'warn',
   }
   const child = spawn(process.execPath, [bin, 'start', '--port', '0'], { env })
@@ -128,6 +132,8 @@ test('api openapi prints the document; api healthcheck reports and exits 0 when 
     KEYWARD_DATA_DIR: tempDir(t),
     KEYWARD_SERVER_KEY_PRIVATE: SERVER_KEY.privatePath,
     KEYWARD_SERVER_KEY_PUBLIC: SERVER_KEY.publicPath,
+    KEYWARD_JWT_PRIVATE_KEY: JWT_KEY.privatePath,
+    KEYWARD_JWT_PUBLIC_KEY: JWT_KEY.publicPath,
   }
   const before = spawnSync(process.execPath, [bin, 'healthcheck'], { env, encoding: 'utf8' })
   t.is(before.status, 1, 'an unmigrated database fails the checks')
@@ -151,6 +157,8 @@ test('without DATABASE_URL an embedded PostgreSQL starts under the data folder, 
     KEYWARD_EMBEDDED_PG_PORT: String(port),
     KEYWARD_SERVER_KEY_PRIVATE: SERVER_KEY.privatePath,
     KEYWARD_SERVER_KEY_PUBLIC: SERVER_KEY.publicPath,
+    KEYWARD_JWT_PRIVATE_KEY: JWT_KEY.privatePath,
+    KEYWARD_JWT_PUBLIC_KEY: JWT_KEY.publicPath,
   }
   const first = await bootApp({ config: loadConfig({ env }), plugins, logger: silent })
   let firstStopped = false
@@ -179,7 +187,12 @@ test('the server key is generated owner-only on first start and reused after', a
   t.regex(first.fingerprint, /^[0-9A-F]{40}$/)
   t.is((await loadServerKey(config, silent)).fingerprint, first.fingerprint)
   const mismatched = loadConfig({
-    env: { KEYWARD_DATA_DIR: dataDir, KEYWARD_SERVER_KEY_PUBLIC: SERVER_KEY.publicPath },
+    env: {
+      KEYWARD_DATA_DIR: dataDir,
+      KEYWARD_SERVER_KEY_PUBLIC: SERVER_KEY.publicPath,
+      KEYWARD_JWT_PRIVATE_KEY: JWT_KEY.privatePath,
+      KEYWARD_JWT_PUBLIC_KEY: JWT_KEY.publicPath,
+    },
   })
   await t.throwsAsync(loadServerKey(mismatched, silent), {
     instanceOf: ServerKeyError,
@@ -190,4 +203,16 @@ test('the server key is generated owner-only on first start and reused after', a
 test('startTestApi helper works against its own database', async (t) => {
   const api = await startTestApi(t)
   t.is((await api.request('/healthcheck/status.json')).status, 200)
+})
+
+test('the JWT key pair (RSA 4096) is generated owner-only when none is configured', async (t) => {
+  const { loadJwtKeys } = await import('../../plugins/jwt/keys.ts')
+  const dataDir = tempDir(t)
+  const config = loadConfig({ env: { KEYWARD_DATA_DIR: dataDir } })
+  const keys = await loadJwtKeys({ config, logger: silent } as never)
+  t.is(statSync(join(dataDir, 'jwt', 'jwt.key')).mode & 0o777, 0o600)
+  t.is(keys.jwk.alg, 'RS256')
+  t.is(Buffer.from(keys.jwk.n!, 'base64url').length * 8, 4096)
+  const again = await loadJwtKeys({ config, logger: silent } as never)
+  t.is(again.jwk.n, keys.jwk.n, 'reused on the next start')
 })

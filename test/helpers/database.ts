@@ -69,6 +69,10 @@ const withClient = async <T>(url: string, fn: (client: pg.Client) => Promise<T>)
   }
 }
 
+/** Runs one statement on the database at `url` (tests inspect and age rows this way). */
+export const query = (url: string, text: string, values: unknown[] = []) =>
+  withClient(url, async (client) => (await client.query(text, values)).rows)
+
 /** Creates an empty database dropped when the test ends; returns its URL. */
 export const createTestDatabase = async (t: ExecutionContext): Promise<string> => {
   const url = await admin()

@@ -2,7 +2,6 @@
 // real OpenPGP keys, multipart posts, real HTTP and PostgreSQL.
 import test from 'ava'
 import * as openpgp from 'openpgp'
-import pg from 'pg'
 import { startTestApi } from '../helpers/api.ts'
 import {
   decodeUserAuthToken,
@@ -11,21 +10,14 @@ import {
   nonce,
   TestClient,
 } from '../helpers/client.ts'
+import { query } from '../helpers/database.ts'
 import { createActiveUser } from '../helpers/users.ts'
 
 const setup = async (t: import('ava').ExecutionContext, env: Record<string, string> = {}) => {
   const api = await startTestApi(t, { env })
   const user = await createActiveUser(api, 'ada@keyward.test')
   const client = new TestClient(api.url)
-  const sql = async (query: string, values: unknown[] = []) => {
-    const db = new pg.Client({ connectionString: api.app.database.url })
-    await db.connect()
-    try {
-      return (await db.query(query, values)).rows
-    } finally {
-      await db.end()
-    }
-  }
+  const sql = (text: string, values: unknown[] = []) => query(api.app.database.url, text, values)
   return { api, user, client, sql }
 }
 

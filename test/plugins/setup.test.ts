@@ -8,11 +8,10 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import test from 'ava'
 import * as openpgp from 'openpgp'
-import pg from 'pg'
 import { registerUser } from '../../plugins/setup/index.ts'
-import { SERVER_KEY, startTestApi, type TestApi } from '../helpers/api.ts'
+import { JWT_KEY, SERVER_KEY, startTestApi, type TestApi } from '../helpers/api.ts'
 import { generateUserKey, gpgAuthLogin, TestClient } from '../helpers/client.ts'
-import { createTestDatabase } from '../helpers/database.ts'
+import { createTestDatabase, query } from '../helpers/database.ts'
 import { decodeQuotedPrintable, startSmtp } from '../helpers/smtp.ts'
 
 const bin = fileURLToPath(new URL('../../bin/api.js', import.meta.url))
@@ -41,15 +40,8 @@ const register = async (server: TestApi, username = 'grace@keyward.test') => {
   return { userId: user.id, token: url.split('/').at(-1)!, url }
 }
 
-const sql = async (api: TestApi, query: string, values: unknown[] = []) => {
-  const db = new pg.Client({ connectionString: api.app.database.url })
-  await db.connect()
-  try {
-    return (await db.query(query, values)).rows
-  } finally {
-    await db.end()
-  }
-}
+const sql = (server: TestApi, text: string, values: unknown[] = []) =>
+  query(server.app.database.url, text, values)
 
 const complete = (
   client: TestClient,
@@ -71,6 +63,8 @@ test('api user create registers an inactive user, mails the link and prints it',
     KEYWARD_DATA_DIR: mkdtempSync(join(tmpdir(), 'keyward-cli-')),
     KEYWARD_SERVER_KEY_PRIVATE: SERVER_KEY.privatePath,
     KEYWARD_SERVER_KEY_PUBLIC: SERVER_KEY.publicPath,
+    KEYWARD_JWT_PRIVATE_KEY: JWT_KEY.privatePath,
+    KEYWARD_JWT_PUBLIC_KEY: JWT_KEY.publicPath,
     KEYWARD_SMTP_URL: smtp.url,
     KEYWARD_APP_URL: 'https://vault.keyward.test/',
   }
