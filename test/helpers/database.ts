@@ -14,16 +14,17 @@ const SERVICE_URL =
 
 let adminUrl: Promise<string> | undefined
 
-const reachable = async (url: string) => {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 })
+const reachable = async (url: string, attempts = 2): Promise<boolean> => {
+  // Generous: under a loaded test run the service can be slow to accept a connection.
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 })
   try {
     await client.connect()
     await client.query('select 1')
+    await client.end().catch(() => {})
     return true
   } catch {
-    return false
-  } finally {
     await client.end().catch(() => {})
+    return attempts > 1 ? reachable(url, attempts - 1) : false
   }
 }
 
@@ -48,8 +49,15 @@ const startEmbedded = async (): Promise<string> => {
   })
   await server.initialise()
   await server.start()
-  process.once('beforeExit', () => {
-    void server.stop().finally(() => rmSync(dir, { recursive: true, force: true }))
+  // The cluster must not keep the test process alive, and must not outlive it.
+  const child = (server as unknown as { process?: import('node:child_process').ChildProcess })
+    .process
+  child?.unref()
+  for (const stream of [child?.stdout, child?.stderr])
+    (stream as { unref?: () => void } | null | undefined)?.unref?.()
+  process.once('exit', () => {
+    child?.kill('SIGINT')
+    rmSync(dir, { recursive: true, force: true })
   })
   return `postgres://postgres:${password}@127.0.0.1:${port}/postgres`
 }

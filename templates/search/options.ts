@@ -1,0 +1,73 @@
+// MiniSearch settings shared by the build (cli/search-index.ts) and the browser worker: both
+// must tokenise and stem alike, or stored indexes would not answer.
+import type { Options, SearchOptions } from 'minisearch'
+import { stemmer } from 'stemmer'
+
+/** A searchable section: a page's top (h = '') or one of its h2/h3 sections. */
+export interface SearchDocument {
+  id: number
+  /** Route of the page. */
+  u: string
+  /** Anchor of the section, '' for the page top. */
+  h: string
+  /** Page title, shown with every result. */
+  t: string
+  /** Page title as indexed: only on the page top, so a title match points at the page itself. */
+  n: string
+  /** Section heading ('' for the page top). */
+  s: string
+  /** Breadcrumbs, joined with ' › '. */
+  b: string
+  /** Section text, indexed. */
+  x: string
+  /** Start of the section text, stored for excerpts. */
+  e: string
+}
+
+const SEPARATORS = /[\s,;:!?()[\]{}"'`<>|=+*/\\&^%$#@~]+/u
+
+/**
+ * Splits technical text: `mfa-policy` gives `mfa-policy`, `mfa` and `policy`; `--port` gives
+ * `port`; `v5`, `ldaps` and `GPG` stay whole (lower-cased by processTerm).
+ */
+export const tokenize = (text: string): string[] => {
+  const tokens: string[] = []
+  for (const raw of text.split(SEPARATORS)) {
+    const token = raw.replace(/^[-._]+|[-._]+$/g, '')
+    if (!token) continue
+    tokens.push(token)
+    if (/[-._]/.test(token)) for (const part of token.split(/[-._]+/)) if (part) tokens.push(part)
+  }
+  return tokens
+}
+
+/** Lower-cases and stems; very short and numeric tokens are kept as they are. */
+export const processTerm = (term: string): string => {
+  const lower = term.toLowerCase()
+  return lower.length <= 3 || /\d/.test(lower) || /[-._]/.test(lower) ? lower : stemmer(lower)
+}
+
+export const INDEX_OPTIONS: Options<SearchDocument> = {
+  fields: ['n', 's', 'x'],
+  storeFields: ['u', 'h', 't', 's', 'b', 'e'],
+  tokenize,
+  processTerm,
+}
+
+/** Titles weigh most, then headings, then body text; typos and partial words still match. */
+export const SEARCH_OPTIONS: SearchOptions = {
+  boost: { n: 4, s: 2, x: 1 },
+  prefix: (term) => term.length >= 2,
+  fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+  combineWith: 'AND',
+}
+
+export const MAX_SUGGESTIONS = 8
+
+export type MatchType = 'title' | 'heading' | 'content'
+
+/** Which field a result matched best in, for the suggestion's type label. */
+export const matchType = (match: Record<string, string[]>): MatchType => {
+  const fields = new Set(Object.values(match).flat())
+  return fields.has('n') ? 'title' : fields.has('s') ? 'heading' : 'content'
+}
