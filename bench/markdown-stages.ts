@@ -53,7 +53,7 @@ time('whole Markdown pipeline to HTML', () => {
 })
 const site = {
   config: siteConfigSchema.parse(baseConfig),
-  assets: { css: '/a.css', js: '/a.js' },
+  assets: { css: '/a.css', js: '/a.js', searchWorker: '/w.js' },
   sidebars: {},
 }
 const pages = files.map((file, i) => {

@@ -12,17 +12,45 @@ export const TEMPLATES_DIR = fileURLToPath(new URL('../templates/', import.meta.
 const hashOf = (content: string | Uint8Array) =>
   createHash('sha256').update(content).digest('hex').slice(0, 8)
 
-const bundle = async (entry: string): Promise<string> => {
+/**
+ * Bundles the browser code: `main` (with search parts split into chunks loaded on demand), the
+ * search worker, and in dev the live-reload client. Returns output paths below the base.
+ */
+const bundle = async (outBase: string, dev: boolean) => {
+  const entryPoints = [
+    'client/main.ts',
+    'client/search-worker.ts',
+    ...(dev ? ['client/dev-reload.ts'] : []),
+  ].map((entry) => join(TEMPLATES_DIR, entry))
   const result = await build({
-    entryPoints: [join(TEMPLATES_DIR, entry)],
+    entryPoints,
     bundle: true,
+    splitting: true,
     format: 'esm',
     minify: true,
     target: 'es2022',
+    outdir: join(outBase, 'assets', 'js'),
+    entryNames: '[name].[hash]',
+    chunkNames: 'chunk.[hash]',
     write: false,
+    metafile: true,
     logLevel: 'silent',
   })
-  return result.outputFiles[0].text
+  mkdirSync(join(outBase, 'assets', 'js'), { recursive: true })
+  for (const file of result.outputFiles) writeFileSync(file.path, file.contents)
+  const entryOutput = (name: string) =>
+    Object.entries(result.metafile.outputs).find(([, output]) =>
+      output.entryPoint?.endsWith(name),
+    )?.[0]
+  const url = (name: string) => {
+    const path = entryOutput(name)
+    return path ? relative(outBase, path).split(sep).join('/') : undefined
+  }
+  return {
+    js: url('client/main.ts')!,
+    searchWorker: url('client/search-worker.ts')!,
+    devReload: url('client/dev-reload.ts'),
+  }
 }
 
 /** Writes hashed CSS and JS below `outBase` (the folder served at the base URL). */
@@ -31,20 +59,16 @@ export const writeAssets = async (
   baseUrl: string,
   dev: boolean,
 ): Promise<SiteAssets> => {
-  const write = (name: string, ext: string, content: string) => {
-    const file = `assets/${ext}/${name}.${hashOf(content)}.${ext}`
-    mkdirSync(join(outBase, 'assets', ext), { recursive: true })
-    writeFileSync(join(outBase, file), content)
-    return `${baseUrl}${file}`
-  }
-  const [js, devReload] = await Promise.all([
-    bundle('client/main.ts'),
-    dev ? bundle('client/dev-reload.ts') : undefined,
-  ])
+  const css = readFileSync(join(TEMPLATES_DIR, 'styles.css'), 'utf8')
+  const cssFile = `assets/css/styles.${hashOf(css)}.css`
+  mkdirSync(join(outBase, 'assets', 'css'), { recursive: true })
+  writeFileSync(join(outBase, cssFile), css)
+  const js = await bundle(outBase, dev)
   return {
-    css: write('styles', 'css', readFileSync(join(TEMPLATES_DIR, 'styles.css'), 'utf8')),
-    js: write('main', 'js', js),
-    devReload: devReload === undefined ? undefined : write('dev-reload', 'js', devReload),
+    css: `${baseUrl}${cssFile}`,
+    js: `${baseUrl}${js.js}`,
+    searchWorker: `${baseUrl}${js.searchWorker}`,
+    devReload: js.devReload && `${baseUrl}${js.devReload}`,
   }
 }
 

@@ -16,6 +16,7 @@ import { routeDir, writePage } from './output.ts'
 import { docPageModel, type RenderedDoc, specialPageModel } from './pages.ts'
 import { type DocRenderResult, renderDoc } from './render-doc.ts'
 import { defaultPoolSize, POOL_THRESHOLD, RenderPool } from './render-pool.ts'
+import { contextOf, writeSearchIndexes } from './search-index.ts'
 import { type DocPlacement, placeDocs, resolveSidebars } from './sidebars.ts'
 import { generateSitemap } from './sitemap.ts'
 
@@ -160,6 +161,7 @@ export class SiteBuilder {
     this.checkLinks(idsChanged ? undefined : changed)
     const routes = this.writeDocs(sidebarsChanged ? [...this.docs.values()] : changed)
     if (sidebarsChanged) this.writeSitemap()
+    this.scheduleSearch()
     return this.result(routes, false)
   }
 
@@ -218,8 +220,12 @@ export class SiteBuilder {
   private get specialRoutes() {
     const { baseUrl, title, tagline } = this.config.site
     const hasHome = [...this.docs.values()].some((d) => d.source.route === baseUrl)
+    const searchRoute = `${baseUrl}search/`
     return {
       landing: hasHome ? undefined : specialPageModel('landing', baseUrl, title, tagline),
+      search: [...this.docs.values()].some((d) => d.source.route === searchRoute)
+        ? undefined
+        : specialPageModel('search', searchRoute, 'Search'),
       notFound: specialPageModel('not-found', `${baseUrl}404/`, 'Page Not Found'),
     }
   }
@@ -229,8 +235,8 @@ export class SiteBuilder {
     const targets = new Map<string, LinkTarget>()
     for (const { source, rendered } of this.docs.values())
       targets.set(source.route, { ids: new Set(rendered.ids) })
-    const { landing } = this.specialRoutes
-    if (landing) targets.set(landing.route, { ids: new Set() })
+    const { landing, search } = this.specialRoutes
+    for (const page of [landing, search]) if (page) targets.set(page.route, { ids: new Set() })
     return targets
   }
 
@@ -277,16 +283,57 @@ export class SiteBuilder {
   }
 
   private writeSpecialPages(): string[] {
-    const { landing, notFound } = this.specialRoutes
+    const { landing, notFound, search } = this.specialRoutes
     const routes: string[] = []
     if (landing) {
       writePage(this.options.outDir, landing, renderPage(this.site, landing))
       routes.push(landing.route)
     }
+    if (search) {
+      writePage(this.options.outDir, search, renderPage(this.site, search))
+      routes.push(search.route)
+    }
     // The not-found page lives at `<base>404.html`, where static hosts look for it.
     writeFileSync(join(this.outBase, '404.html'), renderPage(this.site, notFound))
     this.writeSitemap()
+    this.writeSearch()
     return routes
+  }
+
+  private searchTimer: NodeJS.Timeout | undefined
+
+  /**
+   * After an edit, the dev server rebuilds the indexes a moment later, off the edit-to-reload
+   * path; a production build never comes here.
+   */
+  private scheduleSearch(): void {
+    clearTimeout(this.searchTimer)
+    this.searchTimer = setTimeout(() => this.writeSearch(), 300)
+  }
+
+  /** Rebuilds the search indexes from the rendered docs (listed pages only). */
+  private writeSearch(): void {
+    const { site } = this.config
+    const guideLabel = (route: string) =>
+      site.guides.find((g) => g.id === contextOf(route, site.baseUrl))?.label
+    const pages = [...this.docs.values()]
+      .filter(({ source }) => !source.frontMatter.unlisted)
+      .map(({ source, rendered }) => ({
+        route: source.route,
+        title: rendered.title,
+        breadcrumbs: [
+          guideLabel(source.route),
+          ...(this.placements.get(source.route)?.breadcrumbs ?? []).map((crumb) => crumb.label),
+        ].filter((label): label is string => Boolean(label)),
+        sections: rendered.sections,
+      }))
+    writeSearchIndexes(
+      this.outBase,
+      site.baseUrl,
+      site.versions[0].name,
+      pages,
+      site.search.ignorePatterns,
+    )
   }
 
   private writeSitemap(): void {

@@ -12,6 +12,7 @@ import type { ReferenceResolver } from './markdown/data.ts'
 import { normalizeDirectiveTitles } from './markdown/directive-titles.ts'
 import rehypeCode from './markdown/rehype-code.ts'
 import rehypeHeadings from './markdown/rehype-headings.ts'
+import rehypeSections from './markdown/rehype-sections.ts'
 import remarkKeyward from './markdown/remark-keyward.ts'
 
 export interface ProcessorOptions {
@@ -27,6 +28,7 @@ export const createProcessor = (options: ProcessorOptions) =>
     .use(remarkKeyward, options)
     .use(remarkRehype)
     .use(rehypeHeadings)
+    .use(rehypeSections)
     .use(rehypeCode)
     .freeze()
 

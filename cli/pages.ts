@@ -3,9 +3,12 @@ import { posix } from 'node:path'
 import type { PageModel } from '../templates/model.ts'
 import type { DocSource } from './content.ts'
 import type { LinkRef, TocHeading } from './markdown/data.ts'
+import type { Section } from './markdown/rehype-sections.ts'
 import type { DocPlacement } from './sidebars.ts'
 
 export interface RenderedDoc {
+  /** Searchable sections (see markdown/rehype-sections.ts). */
+  sections: Section[]
   html: string
   title: string
   headings: TocHeading[]
@@ -50,7 +53,7 @@ export const docPageModel = (
 }
 
 export const specialPageModel = (
-  kind: 'landing' | 'not-found',
+  kind: 'landing' | 'not-found' | 'search',
   route: string,
   title: string,
   description = '',

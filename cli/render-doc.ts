@@ -25,6 +25,7 @@ export const renderDoc = (processor: MarkdownProcessor, source: DocSource): DocR
   }
   return {
     rendered: {
+      sections: file.data.sections ?? [],
       html,
       title: titleOf(source, file.data.h1),
       headings: file.data.headings ?? [],

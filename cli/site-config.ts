@@ -84,6 +84,12 @@ export const siteConfigSchema = z.strictObject({
         .default('weekly'),
     })
     .default({ ignorePatterns: [], changefreq: 'weekly' }),
+  search: z
+    .strictObject({
+      /** Route globs left out of the search indexes (demo pages). */
+      ignorePatterns: z.array(z.string()).default(['/docs/components/**']),
+    })
+    .default({ ignorePatterns: ['/docs/components/**'] }),
   /** Guides shown on the landing page and owning a sidebar each. */
   guides: z
     .array(

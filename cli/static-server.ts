@@ -94,7 +94,7 @@ export const createStaticHandler = (options: StaticOptions) => {
 const send = (res: ServerResponse, file: string, head: boolean) => {
   const size = statSync(file).size
   const type = lookup(file) ?? 'application/octet-stream'
-  const hashed = /\.[0-9a-f]{8}\.\w+$/.test(file)
+  const hashed = /\.[0-9A-Za-z]{8}\.\w+$/.test(file)
   res.writeHead(200, {
     'content-type':
       type.startsWith('text/') || type.endsWith('javascript') || type.endsWith('json')

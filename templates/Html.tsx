@@ -22,7 +22,16 @@ export function Html({
   const { config } = site
   const title = page.kind === 'landing' ? config.title : `${page.title} | ${config.title}`
   return (
-    <html lang={config.locales.default} data-theme={config.colorMode.defaultMode} dir="ltr">
+    <html
+      lang={config.locales.default}
+      data-theme={config.colorMode.defaultMode}
+      dir="ltr"
+      data-base-url={config.baseUrl}
+      data-search-worker={site.assets.searchWorker}
+      data-search-contexts={JSON.stringify(
+        Object.fromEntries(config.guides.map((g) => [g.id, g.label])),
+      )}
+    >
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -32,6 +32,8 @@ export interface PageLink {
 export interface SiteAssets {
   css: string
   js: string
+  /** The search web worker (loaded when the reader first searches). */
+  searchWorker: string
   /** Dev server only: the live-reload client. */
   devReload?: string
 }
@@ -43,7 +45,7 @@ export interface SiteModel {
 }
 
 export interface PageModel {
-  kind: 'doc' | 'landing' | 'not-found'
+  kind: 'doc' | 'landing' | 'not-found' | 'search'
   route: string
   title: string
   description: string

@@ -6,6 +6,7 @@ import { LandingPage } from './LandingPage.tsx'
 import { Layout } from './Layout.tsx'
 import type { PageModel, SiteModel } from './model.ts'
 import { NotFoundPage } from './NotFoundPage.tsx'
+import { SearchPage } from './SearchPage.tsx'
 
 const body = (site: SiteModel, page: PageModel) => {
   switch (page.kind) {
@@ -13,6 +14,8 @@ const body = (site: SiteModel, page: PageModel) => {
       return <LandingPage site={site} page={page} />
     case 'not-found':
       return <NotFoundPage site={site} />
+    case 'search':
+      return <SearchPage site={site} />
     case 'doc':
       return <DocPage site={site} page={page} />
   }

@@ -25,6 +25,8 @@ declare module 'vfile' {
     ids: string[]
     /** Text of a leading `# Title`, removed from the body. */
     h1?: string
+    /** Searchable sections of the page. */
+    sections: import('./rehype-sections.ts').Section[]
   }
 }
 

@@ -1,5 +1,6 @@
 // MiniSearch settings shared by the build (cli/search-index.ts) and the browser worker: both
 // must tokenise and stem alike, or stored indexes would not answer.
+import type MiniSearch from 'minisearch'
 import type { Options, SearchOptions } from 'minisearch'
 import { stemmer } from 'stemmer'
 
@@ -12,7 +13,10 @@ export interface SearchDocument {
   h: string
   /** Page title, shown with every result. */
   t: string
-  /** Page title as indexed: only on the page top, so a title match points at the page itself. */
+  /**
+   * Page title and the route's last segment (`mfa-policy`), indexed on the page top only, so a
+   * title match points at the page itself.
+   */
   n: string
   /** Section heading ('' for the page top). */
   s: string
@@ -56,10 +60,16 @@ export const INDEX_OPTIONS: Options<SearchDocument> = {
 
 /** Titles weigh most, then headings, then body text; typos and partial words still match. */
 export const SEARCH_OPTIONS: SearchOptions = {
-  boost: { n: 4, s: 2, x: 1 },
+  boost: { n: 8, s: 3, x: 1 },
   prefix: (term) => term.length >= 2,
   fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
   combineWith: 'AND',
+}
+
+/** All query words first; if nothing has them all, any of them. */
+export const runSearch = (index: MiniSearch<SearchDocument>, q: string) => {
+  const strict = index.search(q, SEARCH_OPTIONS)
+  return strict.length ? strict : index.search(q, { ...SEARCH_OPTIONS, combineWith: 'OR' })
 }
 
 export const MAX_SUGGESTIONS = 8

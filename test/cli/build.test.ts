@@ -45,9 +45,9 @@ test('assets get content-hashed names and pages link to them', async (t) => {
   const site = createSite(t, guide)
   await build({ root: site.root, outDir: site.out, workers: 1 })
   const [css] = readdirSync(join(site.out, 'docs/assets/css'))
-  const [js] = readdirSync(join(site.out, 'docs/assets/js'))
+  const js = readdirSync(join(site.out, 'docs/assets/js')).find((file) => file.startsWith('main.'))!
   t.regex(css, /^styles\.[0-9a-f]{8}\.css$/)
-  t.regex(js, /^main\.[0-9a-f]{8}\.js$/)
+  t.regex(js, /^main\.[0-9A-Z]{8}\.js$/)
   const html = site.read('docs/guide/index.html')
   t.true(html.includes(`href="/docs/assets/css/${css}"`))
   t.true(html.includes(`src="/docs/assets/js/${js}"`))

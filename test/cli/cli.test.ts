@@ -26,7 +26,7 @@ test('build writes the site and exits 0', (t) => {
   const site = createSite(t, { 'guide/index.md': doc({ title: 'Guide' }) })
   const run = docs(['--root', site.root, 'build', '--out', site.out])
   t.is(run.status, 0, run.stderr)
-  t.regex(run.stdout, /2 pages written to /)
+  t.regex(run.stdout, /3 pages written to /, 'the doc, the landing page and the search page')
   t.true(existsSync(join(site.out, 'docs/guide/index.html')))
 })
 

@@ -158,6 +158,7 @@ test('changing a title rebuilds the pages whose sidebar shows it; adding a page 
       '/docs/guide/other/',
       '/docs/guide/usage/',
       '/docs/',
+      '/docs/search/',
     ],
     full: true,
   })

@@ -1,0 +1,84 @@
+// The results page: q, ctx and version come from the URL; every hit is shown grouped by page,
+// with breadcrumbs and an excerpt; typing updates the URL.
+import {
+  checkVersion,
+  type Hit,
+  hitUrl,
+  markTerms,
+  readSettings,
+  SearchClient,
+} from './search-client.ts'
+
+const escapeHtml = (value: string) =>
+  value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  )
+
+export const initSearchPage = (page: HTMLElement) => {
+  const settings = readSettings()
+  const params = new URL(location.href).searchParams
+  const input = page.querySelector<HTMLInputElement>('input[name="q"]')!
+  const status = page.querySelector<HTMLElement>('.search-page__status')!
+  const results = page.querySelector<HTMLElement>('.search-page__results')!
+  const ctx = params.get('ctx')
+  const version = params.get('version')
+  try {
+    checkVersion(version, settings.baseUrl)
+  } catch (error) {
+    status.textContent = (error as Error).message
+    throw error
+  }
+  const context = ctx && settings.contexts[ctx] ? ctx : 'all'
+  const client = new SearchClient(settings, context)
+  input.value = params.get('q') ?? ''
+  let asked = 0
+
+  const render = (q: string, hits: Hit[]) => {
+    const groups = new Map<string, Hit[]>()
+    for (const hit of hits) groups.set(hit.u, [...(groups.get(hit.u) ?? []), hit])
+    const scope = context === 'all' ? '' : ` in ${settings.contexts[context]}`
+    status.textContent = hits.length
+      ? `${hits.length} result${hits.length === 1 ? '' : 's'} for "${q}"${scope}`
+      : 'No results'
+    results.innerHTML = [...groups.values()]
+      .map((group) => {
+        const first = group[0]
+        return (
+          `<section class="search-result"><h2><a href="${escapeHtml(hitUrl({ ...first, h: '' }))}">${markTerms(first.t, first.terms)}</a></h2>` +
+          `<p class="search-result__path">${escapeHtml(first.b)}</p><ul>` +
+          group
+            .map(
+              (hit) =>
+                `<li><a href="${escapeHtml(hitUrl(hit))}">${markTerms(hit.s || hit.t, hit.terms)}</a><p>${markTerms(hit.e, hit.terms)}</p></li>`,
+            )
+            .join('') +
+          '</ul></section>'
+        )
+      })
+      .join('')
+  }
+
+  const update = async () => {
+    const q = input.value.trim()
+    const url = new URL(location.href)
+    if (q) url.searchParams.set('q', q)
+    else url.searchParams.delete('q')
+    history.replaceState(history.state, '', url)
+    if (!q) {
+      status.textContent = ''
+      results.innerHTML = ''
+      return
+    }
+    const ticket = ++asked
+    if (client.state !== 'done') status.textContent = 'Loading the search index…'
+    const { hits } = await client.query(q, 1000)
+    if (ticket === asked) render(q, hits)
+  }
+  page.querySelector('form')?.addEventListener('submit', (event) => {
+    event.preventDefault()
+    void update()
+  })
+  input.addEventListener('input', () => void update())
+  void update()
+}
