@@ -140,7 +140,7 @@ export const generateCorpus = ({
   )
   writeFileSync(
     join(out, 'content', 'site.config.ts'),
-    `import { defineConfig } from '${cli}/site-config.ts'\n\nexport default defineConfig({\n  title: 'Synthetic', url: 'https://bench.example', logo: { src: '/docs/logo.svg', alt: 'logo' },\n  navbar: { items: [] }, footer: { copyright: 'bench' },\n})\n`,
+    `import { defineConfig } from '${cli}/site-config.ts'\n\nexport default defineConfig({\n  title: 'Synthetic', url: 'https://bench.example', logo: { src: '/docs/logo.svg', alt: 'logo' },\n  navbar: { items: [] }, footer: { copyright: 'bench' },\n  guides: ${JSON.stringify(guides.map((id) => ({ id, label: `${id} guide` })))},\n})\n`,
   )
   writeFileSync(
     join(out, 'content', 'sidebars.ts'),

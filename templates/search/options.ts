@@ -63,6 +63,8 @@ export const SEARCH_OPTIONS: SearchOptions = {
   boost: { n: 8, s: 3, x: 1 },
   prefix: (term) => term.length >= 2,
   fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+  // One edit is enough for typos and keeps fuzzy lookups cheap on big vocabularies.
+  maxFuzzy: 1,
   combineWith: 'AND',
 }
 
