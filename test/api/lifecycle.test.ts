@@ -15,7 +15,7 @@ import { definePlugin, defineRoute } from '../../api/plugin.ts'
 import { listen } from '../../api/server.ts'
 import { loadServerKey, ServerKeyError } from '../../api/server-key.ts'
 import { plugins } from '../../plugins/index.ts'
-import { JWT_KEY, SERVER_KEY, startTestApi } from '../helpers/api.ts'
+import { FIXTURE_KEYS_ENV, SERVER_KEY, startTestApi } from '../helpers/api.ts'
 import { createTestDatabase } from '../helpers/database.ts'
 
 const bin = fileURLToPath(new URL('../../bin/api.js', import.meta.url))
@@ -55,10 +55,7 @@ test('closing the server lets an in-flight request finish and refuses new ones',
     env: {
       DATABASE_URL: await createTestDatabase(t),
       KEYWARD_DATA_DIR: tempDir(t),
-      KEYWARD_SERVER_KEY_PRIVATE: SERVER_KEY.privatePath,
-      KEYWARD_SERVER_KEY_PUBLIC: SERVER_KEY.publicPath,
-      KEYWARD_JWT_PRIVATE_KEY: JWT_KEY.privatePath,
-      KEYWARD_JWT_PUBLIC_KEY: JWT_KEY.publicPath,
+      ...FIXTURE_KEYS_ENV,
     },
   })
   const app = await bootApp({ config, plugins: [...plugins, slow], logger: silent })
@@ -77,10 +74,7 @@ test('api start serves, and SIGTERM stops it cleanly with exit code 0', async (t
     ...process.env,
     DATABASE_URL: await createTestDatabase(t),
     KEYWARD_DATA_DIR: tempDir(t),
-    KEYWARD_SERVER_KEY_PRIVATE: SERVER_KEY.privatePath,
-    KEYWARD_SERVER_KEY_PUBLIC: SERVER_KEY.publicPath,
-    KEYWARD_JWT_PRIVATE_KEY: JWT_KEY.privatePath,
-    KEYWARD_JWT_PUBLIC_KEY: JWT_KEY.publicPath,
+    ...FIXTURE_KEYS_ENV,
     KEYWARD_LOG_LEVEL: 'warn',
   }
   const child = spawn(process.execPath, [bin, 'start', '--port', '0'], { env })
@@ -130,10 +124,7 @@ test('api openapi prints the document; api healthcheck reports and exits 0 when 
     ...process.env,
     DATABASE_URL: await createTestDatabase(t),
     KEYWARD_DATA_DIR: tempDir(t),
-    KEYWARD_SERVER_KEY_PRIVATE: SERVER_KEY.privatePath,
-    KEYWARD_SERVER_KEY_PUBLIC: SERVER_KEY.publicPath,
-    KEYWARD_JWT_PRIVATE_KEY: JWT_KEY.privatePath,
-    KEYWARD_JWT_PUBLIC_KEY: JWT_KEY.publicPath,
+    ...FIXTURE_KEYS_ENV,
   }
   const before = spawnSync(process.execPath, [bin, 'healthcheck'], { env, encoding: 'utf8' })
   t.is(before.status, 1, 'an unmigrated database fails the checks')
@@ -155,10 +146,7 @@ test('without DATABASE_URL an embedded PostgreSQL starts under the data folder, 
   const env = {
     KEYWARD_DATA_DIR: dataDir,
     KEYWARD_EMBEDDED_PG_PORT: String(port),
-    KEYWARD_SERVER_KEY_PRIVATE: SERVER_KEY.privatePath,
-    KEYWARD_SERVER_KEY_PUBLIC: SERVER_KEY.publicPath,
-    KEYWARD_JWT_PRIVATE_KEY: JWT_KEY.privatePath,
-    KEYWARD_JWT_PUBLIC_KEY: JWT_KEY.publicPath,
+    ...FIXTURE_KEYS_ENV,
   }
   const first = await bootApp({ config: loadConfig({ env }), plugins, logger: silent })
   let firstStopped = false
@@ -190,8 +178,6 @@ test('the server key is generated owner-only on first start and reused after', a
     env: {
       KEYWARD_DATA_DIR: dataDir,
       KEYWARD_SERVER_KEY_PUBLIC: SERVER_KEY.publicPath,
-      KEYWARD_JWT_PRIVATE_KEY: JWT_KEY.privatePath,
-      KEYWARD_JWT_PUBLIC_KEY: JWT_KEY.publicPath,
     },
   })
   await t.throwsAsync(loadServerKey(mismatched, silent), {

@@ -22,6 +22,14 @@ export const SERVER_KEY = {
   publicPath: fileURLToPath(new URL('../fixtures/server-key/public.asc', import.meta.url)),
 }
 
+/** Environment naming the fixture server and JWT keys, so no test waits for key generation. */
+export const FIXTURE_KEYS_ENV = {
+  KEYWARD_SERVER_KEY_PRIVATE: SERVER_KEY.privatePath,
+  KEYWARD_SERVER_KEY_PUBLIC: SERVER_KEY.publicPath,
+  KEYWARD_JWT_PRIVATE_KEY: JWT_KEY.privatePath,
+  KEYWARD_JWT_PUBLIC_KEY: JWT_KEY.publicPath,
+}
+
 /** Test-only stand-in for the authentication plugins: `x-test-role: admin|user` signs in. */
 export const testAuthPlugin = definePlugin({
   name: 'test-auth',
@@ -78,10 +86,7 @@ export const startTestApi = async (
     env: {
       DATABASE_URL: options.databaseUrl ?? (await createTestDatabase(t)),
       KEYWARD_DATA_DIR: dataDir,
-      KEYWARD_SERVER_KEY_PRIVATE: SERVER_KEY.privatePath,
-      KEYWARD_SERVER_KEY_PUBLIC: SERVER_KEY.publicPath,
-      KEYWARD_JWT_PRIVATE_KEY: JWT_KEY.privatePath,
-      KEYWARD_JWT_PUBLIC_KEY: JWT_KEY.publicPath,
+      ...FIXTURE_KEYS_ENV,
       KEYWARD_PORT: '0',
       ...options.env,
     },

@@ -9,7 +9,7 @@ import { promisify } from 'node:util'
 import test from 'ava'
 import * as openpgp from 'openpgp'
 import { registerUser } from '../../plugins/setup/index.ts'
-import { JWT_KEY, SERVER_KEY, startTestApi, type TestApi } from '../helpers/api.ts'
+import { FIXTURE_KEYS_ENV, startTestApi, type TestApi } from '../helpers/api.ts'
 import { generateUserKey, gpgAuthLogin, TestClient } from '../helpers/client.ts'
 import { createTestDatabase, query } from '../helpers/database.ts'
 import { decodeQuotedPrintable, startSmtp } from '../helpers/smtp.ts'
@@ -61,10 +61,7 @@ test('api user create registers an inactive user, mails the link and prints it',
     ...process.env,
     DATABASE_URL: await createTestDatabase(t),
     KEYWARD_DATA_DIR: mkdtempSync(join(tmpdir(), 'keyward-cli-')),
-    KEYWARD_SERVER_KEY_PRIVATE: SERVER_KEY.privatePath,
-    KEYWARD_SERVER_KEY_PUBLIC: SERVER_KEY.publicPath,
-    KEYWARD_JWT_PRIVATE_KEY: JWT_KEY.privatePath,
-    KEYWARD_JWT_PUBLIC_KEY: JWT_KEY.publicPath,
+    ...FIXTURE_KEYS_ENV,
     KEYWARD_SMTP_URL: smtp.url,
     KEYWARD_APP_URL: 'https://vault.keyward.test/',
   }
