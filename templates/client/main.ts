@@ -154,6 +154,18 @@ const initSearchEntry = () => {
     void import('./search-ui.ts').then(({ initSearch }) => initSearch(input))
   }
   input?.addEventListener('focus', start)
+  // When the page is idle, fetch the search code (not the index) so the first search starts warm.
+  const warm = () => {
+    void import('./search-ui.ts').then(({ warmSearch }) => warmSearch())
+    const worker = document.documentElement.dataset.searchWorker
+    if (!worker) return
+    const link = document.createElement('link')
+    link.rel = 'prefetch'
+    link.href = worker
+    document.head.append(link)
+  }
+  if (input && 'requestIdleCallback' in window) requestIdleCallback(warm, { timeout: 3000 })
+  else if (input) setTimeout(warm, 1500)
   document.addEventListener('keydown', (event) => {
     if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') {
       event.preventDefault()

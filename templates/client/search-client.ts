@@ -25,6 +25,12 @@ export const readSettings = (): SearchSettings => {
 
 let manifest: Promise<{ versions: Record<string, Record<string, string>> }> | undefined
 
+/** The index manifest, fetched once per page. */
+export const loadManifest = (settings: SearchSettings) => {
+  manifest ??= fetch(settings.manifestUrl).then((response) => response.json())
+  return manifest
+}
+
 export class SearchError extends Error {
   override name = 'SearchError'
 }
@@ -70,8 +76,7 @@ export class SearchClient {
       this.pending.get(event.data.id)?.(event.data)
       this.pending.delete(event.data.id)
     }
-    manifest ??= fetch(this.settings.manifestUrl).then((response) => response.json())
-    this.ready = manifest.then(async (m) => {
+    this.ready = loadManifest(this.settings).then(async (m) => {
       const url = m.versions[this.version]?.[this.context] ?? m.versions[this.version]?.all
       if (!url) throw new SearchError(`Search error: no index for version "${this.version}".`)
       const response = await this.ask({ type: 'load', url } as WorkerRequest)

@@ -1,9 +1,21 @@
 // The navbar search: an ARIA combobox over at most 8 suggestions from the current guide's
 // index, with keyboard use, a loading state, a footer link to all results and a clear button.
 import { MAX_SUGGESTIONS } from '../search/options.ts'
-import { type Hit, hitUrl, markTerms, readSettings, SearchClient } from './search-client.ts'
+import {
+  type Hit,
+  hitUrl,
+  loadManifest,
+  markTerms,
+  readSettings,
+  SearchClient,
+} from './search-client.ts'
 
 const TYPE_LABELS = { title: 'Title', heading: 'Heading', content: 'Content' } as const
+
+/** Fetches the small manifest ahead of the first search (the index itself waits for it). */
+export const warmSearch = () => {
+  void loadManifest(readSettings())
+}
 
 export const initSearch = (input: HTMLInputElement) => {
   const settings = readSettings()
