@@ -1,0 +1,29 @@
+// What the MFA routes share: the TOTP code rules in passbolt's order, the OTP error shape,
+// the remember flag, and the handler input type.
+import { z } from 'zod'
+import { HttpError } from '../../api/errors.ts'
+import type { HandlerInput } from '../../api/plugin.ts'
+import { messages } from './messages.ts'
+
+export const remember = z.union([z.boolean(), z.number(), z.string().max(5)]).optional()
+export const isRemember = (value: unknown) =>
+  value === true || value === 1 || value === '1' || value === 'true'
+
+/** passbolt's rules for a TOTP code, in its order (fact sheet §6.2). */
+export const totpRule = (value: unknown): [string, string] | undefined => {
+  if (value === undefined || value === null) return ['_required', messages.otpRequired]
+  const code = typeof value === 'number' ? String(value) : value
+  if (typeof code !== 'string') return ['numeric', messages.otpNumeric]
+  if (code === '') return ['_empty', messages.otpEmpty]
+  if (!/^\d+$/.test(code)) return ['numeric', messages.otpNumeric]
+  if (code.length < 6) return ['minLength', messages.otpMinLength]
+  return undefined
+}
+
+export const otpError = (field: string, rule: string, message: string) =>
+  new HttpError(400, messages.otpFailed, { [field]: { [rule]: message } })
+
+export type Input = HandlerInput<
+  Record<string, string>,
+  { totp?: unknown; hotp?: unknown; remember?: unknown }
+>

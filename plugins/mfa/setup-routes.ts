@@ -1,0 +1,201 @@
+// MFA setup routes: each user's devices, and the organisation settings.
+import { z } from 'zod'
+import { HttpError } from '../../api/errors.ts'
+import { defineRoute, Reply } from '../../api/plugin.ts'
+import { writeOrganizationSetting } from '../settings/index.ts'
+import { messages } from './messages.ts'
+import { otpError, totpRule } from './otp.ts'
+import {
+  checkTotp,
+  forgetOrganizationMfa,
+  grantProof,
+  newTotpUri,
+  type OrganizationMfa,
+  PROVIDERS,
+  readAccountMfa,
+  readOrganizationMfa,
+  secretOfUri,
+  writeAccountMfa,
+} from './service.ts'
+import { keyIdOf, MODHEX_OTP, verifyYubikeyOtp } from './yubikey.ts'
+
+const DEFAULT_VALIDATION_URL = 'https://api.yubico.com/wsapi/2.0/verify'
+
+export const setupRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/mfa/setup/select.json',
+    action: 'MfaSetupSelect.get',
+    summary: 'Which providers the organisation offers and which the caller has set up',
+    auth: 'user',
+    handler: async ({ em, user }) => {
+      const org = await readOrganizationMfa(em)
+      const account = await readAccountMfa(em, user!.id)
+      return Object.fromEntries(
+        PROVIDERS.map((p) => [
+          p,
+          { enabled: org.providers.includes(p), configured: Boolean(account[p]) },
+        ]),
+      )
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/mfa/setup/totp.json',
+    action: 'TotpSetupGet.get',
+    summary: 'A new TOTP provisioning URI to scan (or the configured status)',
+    auth: 'user',
+    handler: async ({ em, user }) => {
+      const account = await readAccountMfa(em, user!.id)
+      if (account.totp) return { verified: account.totp.created }
+      return { otpProvisioningUri: newTotpUri(user!.username) }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/mfa/setup/totp.json',
+    action: 'TotpSetupPost.post',
+    summary: 'Confirm a TOTP device with a code from it',
+    auth: 'user',
+    body: z.object({ otpProvisioningUri: z.string().max(1024), totp: z.unknown().optional() }),
+    throttle: { account: () => undefined },
+    message: messages.setupSaved,
+    handler: async ({ em, user, body, request }) => {
+      if (!secretOfUri(body.otpProvisioningUri))
+        throw new HttpError(400, messages.otpFailed, {
+          otpProvisioningUri: { isValidOtpProvisioningUri: 'The provisioning URI is not valid.' },
+        })
+      const rule = totpRule(body.totp)
+      if (rule) throw otpError('totp', ...rule)
+      if (!(await checkTotp(body.otpProvisioningUri, String(body.totp))))
+        throw otpError('totp', 'isValidOtp', messages.otpInvalid)
+      const account = await readAccountMfa(em, user!.id)
+      await writeAccountMfa(em, user!.id, {
+        ...account,
+        totp: { otpProvisioningUri: body.otpProvisioningUri, created: new Date().toISOString() },
+      })
+      // The code just proved the device: this sign-in owes nothing more.
+      await grantProof(em, request, user!, 'totp', false)
+      return null
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/mfa/setup/yubikey.json',
+    action: 'YubikeySetupPost.post',
+    summary: 'Register a Yubikey with one OTP from it',
+    auth: 'user',
+    body: z.object({ hotp: z.unknown().optional() }),
+    throttle: { account: () => undefined },
+    message: messages.setupSaved,
+    handler: async ({ em, user, body, request }) => {
+      const otp = body.hotp
+      if (typeof otp !== 'string' || !MODHEX_OTP.test(otp))
+        throw otpError('hotp', 'isValidModhex', messages.modhexInvalid)
+      const org = await readOrganizationMfa(em)
+      if (
+        !org.yubikey ||
+        !(await verifyYubikeyOtp({ ...org.yubikey, url: org.yubikey.validationUrl }, otp))
+      )
+        throw otpError('hotp', 'isValidHotp', messages.hotpInvalid)
+      const account = await readAccountMfa(em, user!.id)
+      await writeAccountMfa(em, user!.id, {
+        ...account,
+        yubikey: { id: keyIdOf(otp), created: new Date().toISOString() },
+      })
+      await grantProof(em, request, user!, 'yubikey', false)
+      return null
+    },
+  }),
+  ...PROVIDERS.map((provider) =>
+    defineRoute({
+      method: 'DELETE',
+      path: `/mfa/setup/${provider}.json`,
+      action: `${provider === 'totp' ? 'Totp' : 'Yubikey'}SetupDelete.delete`,
+      summary: `Remove the caller's ${provider} device`,
+      auth: 'user',
+      message: messages.setupRemoved,
+      handler: async ({ em, user }) => {
+        const { [provider]: _, ...rest } = await readAccountMfa(em, user!.id)
+        await writeAccountMfa(em, user!.id, rest)
+        return null
+      },
+    }),
+  ),
+  defineRoute({
+    method: 'DELETE',
+    path: '/mfa/setup/{userId}.json',
+    action: 'MfaUserSettingsDisable.delete',
+    summary: "Reset a user's MFA devices (administrators)",
+    auth: 'admin',
+    params: z.object({ userId: z.uuid({ error: 'The user identifier should be a valid UUID.' }) }),
+    message: messages.setupRemoved,
+    handler: async ({ em, params }) => {
+      await writeAccountMfa(em, params.userId, {})
+      return null
+    },
+  }),
+]
+
+const organizationBody = z.object({
+  providers: z.array(z.enum(PROVIDERS)).max(PROVIDERS.length),
+  yubikey: z
+    .object({
+      clientId: z.string().regex(/^\d{1,16}$/),
+      secretKey: z.base64().min(8).max(128),
+      validationUrl: z.url().optional(),
+    })
+    .optional(),
+})
+
+export const settingsRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/mfa/settings.json',
+    action: 'MfaOrgSettingsGet.get',
+    summary: "The organisation's MFA providers (the Yubico secret is not shown)",
+    auth: 'admin',
+    handler: async ({ em }) => {
+      const org = await readOrganizationMfa(em)
+      return {
+        providers: org.providers,
+        ...(org.yubikey
+          ? {
+              yubikey: { clientId: org.yubikey.clientId, validationUrl: org.yubikey.validationUrl },
+            }
+          : {}),
+      }
+    },
+  }),
+  ...(['PUT', 'POST'] as const).map((method) =>
+    defineRoute({
+      method,
+      path: '/mfa/settings.json',
+      action: 'MfaOrgSettingsPost.post',
+      summary: "Set the organisation's MFA providers",
+      auth: 'admin',
+      body: organizationBody,
+      message: messages.settingsSaved,
+      handler: async ({ em, user, body }) => {
+        if (body.providers.includes('yubikey') && !body.yubikey)
+          throw new HttpError(400, 'Could not validate the MFA settings.', {
+            yubikey: { _required: 'Yubikey needs a client id and secret key.' },
+          })
+        const value: OrganizationMfa = {
+          providers: [...new Set(body.providers)],
+          ...(body.yubikey
+            ? {
+                yubikey: {
+                  ...body.yubikey,
+                  validationUrl: body.yubikey.validationUrl ?? DEFAULT_VALIDATION_URL,
+                },
+              }
+            : {}),
+        }
+        await writeOrganizationSetting(em, 'mfa', value, user!.id)
+        forgetOrganizationMfa()
+        return new Reply(null)
+      },
+    }),
+  ),
+]

@@ -1,0 +1,193 @@
+// MFA verification routes (fact sheet §6.2): the JSON endpoints, the HTML form, and the
+// required-MFA error page.
+import { z } from 'zod'
+import { CSRF_COOKIE, constantTimeEqual } from '../../api/auth/csrf.ts'
+import { HttpError } from '../../api/errors.ts'
+import { defineRoute, Reply } from '../../api/plugin.ts'
+import { endSession } from '../auth/sessions.ts'
+import { safeRedirect, verifyForm } from './form.ts'
+import { messages } from './messages.ts'
+import { type Input, isRemember, otpError, remember, totpRule } from './otp.ts'
+import {
+  checkTotp,
+  grantProof,
+  hasValidProof,
+  type Provider,
+  readAccountMfa,
+  readOrganizationMfa,
+  recordFailure,
+  userProviders,
+} from './service.ts'
+import { keyIdOf, MODHEX_OTP, verifyYubikeyOtp } from './yubikey.ts'
+
+/** The checks common to both verify endpoints; returns the user's providers. */
+const openVerification = async ({ em, user, request }: Input, provider: Provider) => {
+  const providers = await userProviders(em, user!.id)
+  if (providers.length === 0) throw new HttpError(400, messages.noSettings)
+  if (!providers.includes(provider)) throw new HttpError(400, messages.noProviderSettings)
+  if (await hasValidProof(em, request, user!)) throw new HttpError(400, messages.notRequired)
+  return providers
+}
+
+/** A wrong code: counted, and past the limit the user is signed out. */
+const refuse = async (
+  input: Input,
+  field: string,
+  rule: string,
+  message: string,
+): Promise<never> => {
+  if (await recordFailure(input.em, input.app, input.user!)) {
+    if (input.user!.via === 'session')
+      await endSession(input.em, input.request, input.request.state.session as never)
+    input.request.cookies.set('refresh_token', null, {
+      path: '/',
+      httpOnly: true,
+      secure: input.request.secure,
+      overwrite: true,
+    })
+    throw new HttpError(400, messages.tooManyAttempts)
+  }
+  throw otpError(field, rule, message)
+}
+
+/** Checks a code for the provider; on success the proof cookie is set. */
+const verifyCode = async (
+  input: Input,
+  provider: Provider,
+  code: unknown,
+  rememberFlag: unknown,
+) => {
+  await openVerification(input, provider)
+  const account = await readAccountMfa(input.em, input.user!.id)
+  if (provider === 'totp') {
+    const rule = totpRule(code)
+    if (rule) throw otpError('totp', ...rule)
+    if (!(await checkTotp(account.totp!.otpProvisioningUri, String(code))))
+      await refuse(input, 'totp', 'isValidOtp', messages.otpInvalid)
+  } else {
+    if (typeof code !== 'string' || !MODHEX_OTP.test(code))
+      throw otpError('hotp', 'isValidModhex', messages.modhexInvalid)
+    if (keyIdOf(code) !== account.yubikey!.id)
+      await refuse(input, 'hotp', 'isSameYubikeyId', messages.yubikeyForeign)
+    const org = await readOrganizationMfa(input.em)
+    if (
+      !org.yubikey ||
+      !(await verifyYubikeyOtp({ ...org.yubikey, url: org.yubikey.validationUrl }, code))
+    )
+      await refuse(input, 'hotp', 'isValidHotp', messages.hotpInvalid)
+  }
+  await grantProof(input.em, input.request, input.user!, provider, isRemember(rememberFlag))
+}
+
+const jsonVerifyRoutes = (provider: Provider, field: 'totp' | 'hotp', name: string) => [
+  defineRoute({
+    method: 'GET',
+    path: `/mfa/verify/${provider}.json`,
+    action: `${name}VerifyGet.get`,
+    summary: `Is a ${provider} check possible now?`,
+    auth: 'user',
+    message: messages.provideOtp,
+    handler: async (input) => {
+      await openVerification(input as unknown as Input, provider)
+      return null
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: `/mfa/verify/${provider}.json`,
+    action: `${name}VerifyPost.post`,
+    summary: `Check a ${provider} code; on success the passbolt_mfa cookie proves it`,
+    auth: 'user',
+    body: z.object({ [field]: z.unknown().optional(), remember }),
+    throttle: { account: () => undefined },
+    message: messages.success,
+    handler: async (raw) => {
+      const input = raw as unknown as Input
+      await verifyCode(input, provider, input.body[field], input.body.remember)
+      return null
+    },
+  }),
+]
+
+const redirectOf = (url: string) =>
+  safeRedirect(new URL(url, 'http://keyward.invalid').searchParams.get('redirect'))
+
+/** The HTML form for browsers (no `.json`): GET shows it, POST checks and redirects. */
+const formRoutes = (provider: Provider, field: 'totp' | 'hotp', name: string) => [
+  defineRoute({
+    method: 'GET',
+    path: `/mfa/verify/${provider}`,
+    action: `${name}VerifyGet.getHtml`,
+    summary: `HTML form: ${provider} check`,
+    auth: 'public',
+    openapi: false,
+    handler: ({ user, request }) => {
+      if (!user) return new Reply(null, { redirect: '/auth/login' })
+      return new Reply(
+        verifyForm(provider, String(request.state.csrfToken ?? ''), redirectOf(request.url)),
+        { html: true },
+      )
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: `/mfa/verify/${provider}`,
+    action: `${name}VerifyPost.postHtml`,
+    summary: `HTML form: ${provider} check`,
+    auth: 'public',
+    openapi: false,
+    csrf: false,
+    body: z.object({
+      [field]: z.string().max(64).optional(),
+      remember: z.string().max(5).optional(),
+      _csrfToken: z.string().max(256).optional(),
+    }),
+    throttle: { account: () => undefined },
+    handler: async (raw) => {
+      const input = raw as unknown as Input & { body: { _csrfToken?: string } }
+      if (!input.user) return new Reply(null, { redirect: '/auth/login' })
+      const cookie = input.request.cookies.get(CSRF_COOKIE)
+      if (!cookie || !input.body._csrfToken || !constantTimeEqual(cookie, input.body._csrfToken))
+        throw new HttpError(403, 'Missing or incorrect CSRF cookie type.')
+      const target = redirectOf(input.request.url)
+      try {
+        await verifyCode(input, provider, input.body[field], input.body.remember)
+      } catch (error) {
+        if (!(error instanceof HttpError) || error.status !== 400) throw error
+        if (error.message === messages.tooManyAttempts)
+          return new Reply(null, { redirect: '/auth/login' })
+        return new Reply(verifyForm(provider, cookie, target, error.message), {
+          html: true,
+          status: 400,
+        })
+      }
+      return new Reply(null, { redirect: target })
+    },
+  }),
+]
+
+export const verifyRoutes = [
+  ...jsonVerifyRoutes('totp', 'totp', 'Totp'),
+  ...jsonVerifyRoutes('yubikey', 'hotp', 'Yubikey'),
+  ...formRoutes('totp', 'totp', 'Totp'),
+  ...formRoutes('yubikey', 'hotp', 'Yubikey'),
+  ...(['GET', 'POST', 'PUT', 'DELETE'] as const).map((method) =>
+    defineRoute({
+      method,
+      path: '/mfa/verify/error.json',
+      action: 'MfaVerifyAjaxError.get',
+      summary: 'Where requests go while a second factor is owed: always 403 with the providers',
+      auth: 'user',
+      csrf: false,
+      handler: async ({ em, user, app }) => {
+        const providers = await userProviders(em, user!.id)
+        throw new HttpError(403, messages.required, {
+          mfa_providers: providers,
+          providers: Object.fromEntries(
+            providers.map((p) => [p, `${app.config.appUrl}mfa/verify/${p}.json`]),
+          ),
+        })
+      },
+    }),
+  ),
+]
