@@ -20,7 +20,14 @@ const port = (value: string): number => {
 const start = async (options: { port?: number; host?: string }) => {
   const config = loadConfig({ overrides: { port: options.port, host: options.host } })
   const app = await bootApp({ config, plugins: availablePlugins })
-  const running = await listen(app, config.port, config.host)
+  let running: Awaited<ReturnType<typeof listen>>
+  try {
+    running = await listen(app, config.port, config.host)
+  } catch (error) {
+    // A taken port must not leave the embedded database running.
+    await shutdownApp(app)
+    throw error
+  }
   console.log(
     `Keyward API listening on ${running.url}/ (database: ${app.database.embedded ? 'embedded PostgreSQL' : 'DATABASE_URL'})`,
   )

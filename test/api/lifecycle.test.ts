@@ -2,7 +2,7 @@
 // PostgreSQL, and the server key made on first start.
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
-import { createConnection } from 'node:net'
+import { createConnection, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -206,4 +206,27 @@ test('the JWT key pair (RSA 4096) is generated owner-only when none is configure
   t.is(Buffer.from(keys.jwk.n!, 'base64url').length * 8, 4096)
   const again = await loadJwtKeys({ config, logger: silent } as never)
   t.is(again.jwk.n, keys.jwk.n, 'reused on the next start')
+})
+
+test('api start on a port in use is one error line and exit 1', async (t) => {
+  const blocker = createServer()
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise<void>((resolve) => blocker.close(() => resolve())))
+  const port = (blocker.address() as { port: number }).port
+  const env = {
+    ...process.env,
+    DATABASE_URL: await createTestDatabase(t),
+    KEYWARD_DATA_DIR: tempDir(t),
+    ...FIXTURE_KEYS_ENV,
+  }
+  const run = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [bin, 'start', '--port', String(port)], { env })
+    let stderr = ''
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk
+    })
+    child.once('exit', (code) => resolve({ code, stderr }))
+  })
+  t.is(run.code, 1)
+  t.is(run.stderr.trim(), `error: listen EADDRINUSE: address already in use 127.0.0.1:${port}`)
 })
