@@ -48,10 +48,11 @@ export const registerCommands = (
           })
           console.log(url)
         } catch (error) {
-          if (error instanceof HttpError && error.status === 400) {
-            console.error(
-              `--username: ${JSON.stringify(error.body).includes('uniqueUsername') ? 'the username is already in use' : error.message}`,
-            )
+          const taken =
+            error instanceof HttpError &&
+            (error.body as { username?: { uniqueUsername?: string } }).username?.uniqueUsername
+          if (taken) {
+            console.error('--username: the username is already in use')
             process.exitCode = 1
             return
           }
