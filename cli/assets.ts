@@ -9,7 +9,8 @@ import type { SiteAssets } from '../templates/model.ts'
 
 export const TEMPLATES_DIR = fileURLToPath(new URL('../templates/', import.meta.url))
 
-const hashOf = (content: string | Uint8Array) =>
+/** The 8-hex content hash in asset file names. */
+export const hashOf = (content: string | Uint8Array) =>
   createHash('sha256').update(content).digest('hex').slice(0, 8)
 
 /**

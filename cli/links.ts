@@ -1,8 +1,8 @@
 // Resolves links and images written in Markdown, and checks every internal link of the built
 // site: a missing page or file is an error, a missing anchor only a warning.
-import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { basename, dirname, extname, join, resolve } from 'node:path'
+import { hashOf } from './assets.ts'
 import type { Diagnostics } from './errors.ts'
 import type { LinkRef, LinkResolution } from './markdown/data.ts'
 
@@ -70,7 +70,7 @@ export class AssetCollector {
     const known = this.copies.get(file)
     if (known) return { url: `${this.baseUrl}${known}` }
     if (!existsSync(file)) return { error: `broken image "${src}": file not found` }
-    const hash = createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 8)
+    const hash = hashOf(readFileSync(file))
     const ext = extname(file)
     const out = `assets/img/${basename(file, ext)}.${hash}${ext}`
     this.copies.set(file, out)

@@ -1,10 +1,10 @@
 // Builds the static search indexes: one MiniSearch index per docs version and search context
 // (each guide, plus `all`), serialised for loading as is in the browser's worker.
-import { createHash } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import MiniSearch from 'minisearch'
 import { INDEX_OPTIONS, type SearchDocument } from '../templates/search/options.ts'
+import { hashOf } from './assets.ts'
 import type { Section } from './markdown/rehype-sections.ts'
 import { globToRegExp } from './sitemap.ts'
 
@@ -81,7 +81,7 @@ export const writeSearchIndexes = (
   const urls: Record<string, string> = {}
   for (const [context, list] of contexts) {
     const json = buildIndex(toDocuments(list))
-    const hash = createHash('sha256').update(json).digest('hex').slice(0, 8)
+    const hash = hashOf(json)
     const file = `assets/search/${version}-${context}.${hash}.json`
     writeFileSync(join(outBase, file), json)
     urls[context] = `${baseUrl}${file}`

@@ -1,7 +1,8 @@
 // Server-side sessions behind the `passbolt_session` cookie: opened at login with a fresh id,
 // ended by logout or inactivity; only the SHA-256 of the cookie value is stored.
-import { createHash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
+import { sha256Hex } from '../../api/auth/hash.ts'
 import { toDate } from '../../api/orm.ts'
 import type { RequestContext } from '../../api/plugin.ts'
 import { type Session, SessionSchema } from './entities/Session.ts'
@@ -11,7 +12,7 @@ export const SESSION_COOKIE = 'passbolt_session'
 /** Activity is written at most this often, so reads do not each cost a write. */
 const TOUCH_INTERVAL_MS = 30_000
 
-const hash = (value: string) => createHash('sha256').update(value).digest('hex')
+const hash = sha256Hex
 
 const cookieOptions = (request: RequestContext) =>
   ({ httpOnly: true, sameSite: 'lax', secure: request.secure, path: '/', overwrite: true }) as const

@@ -1,10 +1,10 @@
 // JWT sign-in (fact sheet §5): the signed-and-encrypted challenge, RS256 access tokens, refresh
 // token rotation with replay detection, and logout.
-import { createHash } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { jwtVerify, SignJWT } from 'jose'
 import * as openpgp from 'openpgp'
 import type { AppContext } from '../../api/app.ts'
+import { sha256Hex } from '../../api/auth/hash.ts'
 import { HttpError } from '../../api/errors.ts'
 import { AuthenticationTokenSchema, createToken, isExpired } from '../auth/index.ts'
 import { userProviders } from '../mfa/service.ts'
@@ -16,7 +16,7 @@ const ACCESS_TOKEN_SECONDS = 5 * 60
 const VERIFY_TOKEN_MAX_SECONDS = 3600
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
+export const sha256 = sha256Hex
 
 const invalid = () => new HttpError(400, messages.credentialsInvalid)
 

@@ -1,12 +1,7 @@
 // The HTML verify form the extension relies on while MFA is pending (fact sheet §4.8, §6.1):
 // a plain form, no scripts; the CSRF token travels as a hidden field.
+import { escapeHtml } from '../pages/index.ts'
 import type { Provider } from './service.ts'
-
-const escapeHtml = (value: string) =>
-  value.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  )
 
 /** Only a path on this site may be a redirect target. */
 export const safeRedirect = (value: unknown) =>

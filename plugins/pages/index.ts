@@ -2,4 +2,6 @@
 import { definePlugin } from '../../api/plugin.ts'
 import { routes } from './routes.ts'
 
+export { escapeHtml } from './page.ts'
+
 export default definePlugin({ name: 'pages', dependsOn: ['auth'], routes })

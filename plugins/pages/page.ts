@@ -1,7 +1,8 @@
 // The HTML shell the official browser extension attaches its UI to: it looks for
 // `<html class="passbolt">` and renders into the page itself; no script of ours runs.
 
-const escapeHtml = (value: string) =>
+/** Escapes text for HTML content and attribute values. */
+export const escapeHtml = (value: string) =>
   value.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,

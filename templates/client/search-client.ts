@@ -95,7 +95,8 @@ export class SearchClient {
   }
 }
 
-const escapeHtml = (value: string) =>
+/** Escapes text for HTML content and attribute values. */
+export const escapeHtml = (value: string) =>
   value.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,

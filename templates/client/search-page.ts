@@ -2,18 +2,13 @@
 // with breadcrumbs and an excerpt; typing updates the URL.
 import {
   checkVersion,
+  escapeHtml,
   type Hit,
   hitUrl,
   markTerms,
   readSettings,
   SearchClient,
 } from './search-client.ts'
-
-const escapeHtml = (value: string) =>
-  value.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  )
 
 export const initSearchPage = (page: HTMLElement) => {
   const settings = readSettings()
