@@ -53,7 +53,13 @@ time('whole Markdown pipeline to HTML', () => {
 })
 const site = {
   config: siteConfigSchema.parse(baseConfig),
-  assets: { css: '/a.css', js: '/a.js', searchWorker: '/w.js' },
+  assets: {
+    css: '/a.css',
+    js: '/a.js',
+    searchWorker: '/w.js',
+    searchPage: '/docs/assets/js/search-page.js',
+    sidebars: {},
+  },
   sidebars: {},
 }
 const pages = files.map((file, i) => {

@@ -5,7 +5,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync
 import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
-import type { SiteAssets } from '../templates/model.ts'
+import type { SidebarItem, SiteAssets } from '../templates/model.ts'
 
 export const TEMPLATES_DIR = fileURLToPath(new URL('../templates/', import.meta.url))
 
@@ -14,13 +14,27 @@ export const hashOf = (content: string | Uint8Array) =>
   createHash('sha256').update(content).digest('hex').slice(0, 8)
 
 /**
+ * The islands are React components (server-rendered by React); in the browser they run on
+ * preact/compat, which implements the same API in a tenth of React DOM's size, so a doc page
+ * stays inside its JavaScript budget.
+ */
+const BROWSER_REACT = {
+  react: 'preact/compat',
+  'react-dom': 'preact/compat',
+  'react-dom/client': 'preact/compat/client',
+  'react/jsx-runtime': 'preact/jsx-runtime',
+}
+
+/**
  * Bundles the browser code: `main` (with search parts split into chunks loaded on demand), the
- * search worker, and in dev the live-reload client. Returns output paths below the base.
+ * search worker, the search results page, and in dev the live-reload client. Returns output
+ * paths below the base.
  */
 const bundle = async (outBase: string, dev: boolean) => {
   const entryPoints = [
     'client/main.ts',
     'client/search-worker.ts',
+    'client/search-page.ts',
     ...(dev ? ['client/dev-reload.ts'] : []),
   ].map((entry) => join(TEMPLATES_DIR, entry))
   const result = await build({
@@ -30,6 +44,9 @@ const bundle = async (outBase: string, dev: boolean) => {
     format: 'esm',
     minify: true,
     target: 'es2022',
+    jsx: 'automatic',
+    alias: BROWSER_REACT,
+    define: { 'process.env.NODE_ENV': '"production"' },
     outdir: join(outBase, 'assets', 'js'),
     entryNames: '[name].[hash]',
     chunkNames: 'chunk.[hash]',
@@ -50,6 +67,7 @@ const bundle = async (outBase: string, dev: boolean) => {
   return {
     js: url('client/main.ts')!,
     searchWorker: url('client/search-worker.ts')!,
+    searchPage: url('client/search-page.ts')!,
     devReload: url('client/dev-reload.ts'),
   }
 }
@@ -59,7 +77,7 @@ export const writeAssets = async (
   outBase: string,
   baseUrl: string,
   dev: boolean,
-): Promise<SiteAssets> => {
+): Promise<Omit<SiteAssets, 'sidebars'>> => {
   const css = readFileSync(join(TEMPLATES_DIR, 'styles.css'), 'utf8')
   const cssFile = `assets/css/styles.${hashOf(css)}.css`
   mkdirSync(join(outBase, 'assets', 'css'), { recursive: true })
@@ -69,8 +87,26 @@ export const writeAssets = async (
     css: `${baseUrl}${cssFile}`,
     js: `${baseUrl}${js.js}`,
     searchWorker: `${baseUrl}${js.searchWorker}`,
+    searchPage: `${baseUrl}${js.searchPage}`,
     devReload: js.devReload && `${baseUrl}${js.devReload}`,
   }
+}
+
+/** Writes each sidebar as `assets/data/sidebar-<id>.<hash>.json`; returns their addresses. */
+export const writeSidebarData = (
+  outBase: string,
+  baseUrl: string,
+  sidebars: Record<string, SidebarItem[]>,
+): Record<string, string> => {
+  mkdirSync(join(outBase, 'assets', 'data'), { recursive: true })
+  return Object.fromEntries(
+    Object.entries(sidebars).map(([id, items]) => {
+      const json = JSON.stringify(items)
+      const file = `assets/data/sidebar-${id}.${hashOf(json)}.json`
+      writeFileSync(join(outBase, file), json)
+      return [id, `${baseUrl}${file}`]
+    }),
+  )
 }
 
 /** Lists content/static/ as URL paths below the base URL. */

@@ -5,7 +5,13 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { PageModel, SidebarItem, SiteAssets, SiteModel } from '../templates/model.ts'
 import { renderPage } from '../templates/render.tsx'
-import { copyFileTo, copyStaticFiles, listStaticFiles, writeAssets } from './assets.ts'
+import {
+  copyFileTo,
+  copyStaticFiles,
+  listStaticFiles,
+  writeAssets,
+  writeSidebarData,
+} from './assets.ts'
 import { type ResolvedConfig, resolveConfig } from './config.ts'
 import { type DocSource, loadDocs, readDoc } from './content.ts'
 import { BuildFailedError, type Diagnostic, Diagnostics } from './errors.ts'
@@ -112,11 +118,11 @@ export class SiteBuilder {
       rmSync(this.options.outDir, { recursive: true, force: true })
       mkdirSync(this.outBase, { recursive: true })
       copyStaticFiles(this.config.staticDir, this.outBase)
-      this.siteAssets = await writeAssets(
-        this.outBase,
-        siteConfig.baseUrl,
-        this.options.dev ?? false,
-      )
+      this.siteAssets = {
+        ...(await writeAssets(this.outBase, siteConfig.baseUrl, this.options.dev ?? false)),
+        sidebars: {},
+      }
+      this.writeSidebarData()
       const states = [...this.docs.values()]
       if (pool)
         await pool.writePages(
@@ -156,7 +162,10 @@ export class SiteBuilder {
       this.targets.set(source.route, { ids: new Set(state.rendered.ids) })
       changed.push(state)
     }
-    if (sidebarsChanged) this.resolveSidebars()
+    if (sidebarsChanged) {
+      this.resolveSidebars()
+      this.writeSidebarData()
+    }
     // Other pages' anchors into the edited ones can only break when their ids change.
     this.checkLinks(idsChanged ? undefined : changed)
     const routes = this.writeDocs(sidebarsChanged ? [...this.docs.values()] : changed)
@@ -211,6 +220,15 @@ export class SiteBuilder {
     }))
     this.sidebars = resolveSidebars(this.config.sidebars, sidebarDocs, this.diagnostics)
     this.placements = placeDocs(this.sidebars)
+  }
+
+  /** The sidebars as JSON for client navigation; pages name them, so this precedes page writes. */
+  private writeSidebarData(): void {
+    this.siteAssets.sidebars = writeSidebarData(
+      this.outBase,
+      this.config.site.baseUrl,
+      this.sidebars,
+    )
   }
 
   private get site(): SiteModel {

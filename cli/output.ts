@@ -9,10 +9,10 @@ export const PAGE_DATA_FILE = 'page-data.json'
 export const routeDir = (outDir: string, route: string): string =>
   join(outDir, ...route.split('/').filter(Boolean))
 
-/** Writes the page's HTML and, for docs, the data the client needs to show it without a reload. */
+/** Writes the page's HTML and the data the client needs to show it without a reload. */
 export const writePage = (outDir: string, page: PageModel, html: string): void => {
   const dir = routeDir(outDir, page.route)
   mkdirSync(dir, { recursive: true })
   writeFileSync(join(dir, 'index.html'), html)
-  if (page.kind === 'doc') writeFileSync(join(dir, PAGE_DATA_FILE), JSON.stringify(page))
+  writeFileSync(join(dir, PAGE_DATA_FILE), JSON.stringify(page))
 }

@@ -1,7 +1,20 @@
 // The HTML document: head (metadata, stylesheet, colour mode before first paint, configured
 // scripts) around a body.
 import type { ReactNode } from 'react'
-import type { PageModel, SiteModel } from './model.ts'
+import { ConsentScript } from './ConsentScript.tsx'
+import type { ClientData, PageModel, SiteModel } from './model.ts'
+
+/** JSON safe inside a script element (no `</script>` or comment openers). */
+const scriptJson = (value: unknown) =>
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
+
+const clientData = (site: SiteModel, page: PageModel): ClientData => {
+  const { html: _html, ...rest } = page
+  return { config: site.config, assets: site.assets, page: rest }
+}
 
 /** Applies the stored colour mode before first paint, so no flash of the wrong theme. */
 const colorModeScript = (defaultMode: string, respectSystem: boolean) =>
@@ -53,6 +66,7 @@ export function Html({
           }}
         />
         <link rel="stylesheet" href={site.assets.css} />
+        <ConsentScript config={config} />
         {config.scripts.map((script) => (
           <script
             key={script.src}
@@ -65,7 +79,14 @@ export function Html({
         <script type="module" src={site.assets.js} />
         {site.assets.devReload ? <script type="module" src={site.assets.devReload} /> : null}
       </head>
-      <body>{children}</body>
+      <body>
+        {children}
+        <script
+          id="__keyward-data"
+          type="application/json"
+          dangerouslySetInnerHTML={{ __html: scriptJson(clientData(site, page)) }}
+        />
+      </body>
     </html>
   )
 }

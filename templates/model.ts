@@ -34,8 +34,12 @@ export interface SiteAssets {
   js: string
   /** The search web worker (loaded when the reader first searches). */
   searchWorker: string
+  /** The search results page's code (loaded by that page only). */
+  searchPage: string
   /** Dev server only: the live-reload client. */
   devReload?: string
+  /** Each sidebar's items as a hashed JSON file, keyed by sidebar id (client navigation). */
+  sidebars: Record<string, string>
 }
 
 export interface SiteModel {
@@ -60,4 +64,14 @@ export interface PageModel {
   lastUpdated?: number
   unlisted: boolean
   noindex: boolean
+}
+
+/** A page as the browser receives it: the model without its rendered body. */
+export type ClientPage = Omit<PageModel, 'html'>
+
+/** What every page embeds for its islands and the client router (`#__keyward-data`). */
+export interface ClientData {
+  config: SiteConfig
+  assets: SiteAssets
+  page: ClientPage
 }

@@ -1,3 +1,6 @@
+import { initConsent } from './consent.ts'
+import { clientData } from './site-data.ts'
+
 // Progressive enhancement of the server-rendered page: tab sets (synced by group id), copy
 // buttons, the colour-mode toggle and the announcement bar's close button.
 
@@ -108,6 +111,7 @@ const initAnnouncement = () => {
   })
 }
 
+initConsent(clientData().config)
 initTabs()
 initCopyButtons()
 initColorMode()
