@@ -21,6 +21,29 @@ const script = z.strictObject({
   attributes: z.record(z.string(), z.string()).default({}),
 })
 
+/** Google's tag loader; the client appends `?id=<tagManager.id>`. */
+export const GTAG_SRC = 'https://www.googletagmanager.com/gtag/js'
+
+/**
+ * Consent and statistics. Only `consent` is written into the HTML; `analytics` and `tagManager`
+ * are injected by templates/client/consent.ts once the visitor consents to statistics.
+ */
+const privacy = z.strictObject({
+  /** The consent-management (cookie banner) script, rendered in the head of every page. */
+  consent: script.optional(),
+  /** A privacy-friendly analytics script, e.g. `{src, attributes: {"data-domain": "…"}}`. */
+  analytics: script.optional(),
+  /** Google tag (gtag.js) with consent mode: storage stays denied until statistics consent. */
+  tagManager: z
+    .strictObject({
+      /** Measurement or container id, e.g. `G-XXXXXXX`. */
+      id: z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be a tag id such as "G-XXXXXXX"'),
+      /** @default GTAG_SRC */
+      src: z.url().default(GTAG_SRC),
+    })
+    .optional(),
+})
+
 export const siteConfigSchema = z.strictObject({
   title: z.string().min(1),
   tagline: z.string().default(''),
@@ -38,7 +61,11 @@ export const siteConfigSchema = z.strictObject({
     /** Where the logo links; the site root when absent. */
     href: z.string().optional(),
   }),
-  navbar: z.strictObject({ items: z.array(navbarItem).default([]) }),
+  navbar: z.strictObject({
+    items: z.array(navbarItem).default([]),
+    /** Hide the navbar while scrolling down (once past its height); it returns on scroll up. */
+    hideOnScroll: z.boolean().default(true),
+  }),
   footer: z.strictObject({
     slogan: z.string().default(''),
     columns: z
@@ -64,7 +91,9 @@ export const siteConfigSchema = z.strictObject({
       isCloseable: z.boolean().default(true),
     })
     .optional(),
+  /** Scripts added to every page's head as they are; put anything that tracks under `privacy`. */
   scripts: z.array(script).default([]),
+  privacy: privacy.default({}),
   versions: z
     .array(z.strictObject({ name: z.string().min(1), label: z.string().min(1), path: z.string() }))
     .min(1)
@@ -105,6 +134,8 @@ export const siteConfigSchema = z.strictObject({
 export type SiteConfigInput = z.input<typeof siteConfigSchema>
 export type SiteConfig = z.output<typeof siteConfigSchema>
 export type NavLink = z.output<typeof link>
+export type ScriptConfig = z.output<typeof script>
+export type PrivacyConfig = z.output<typeof privacy>
 
 /** Identity helper that types `content/site.config.ts`. */
 export const defineConfig = (config: SiteConfigInput): SiteConfigInput => config

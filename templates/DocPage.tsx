@@ -1,6 +1,8 @@
 // A documentation page: sidebar, breadcrumbs, title, content, last update, previous/next, TOC.
+// The sidebar and the table of contents are islands; the rest is static HTML.
 import { Breadcrumbs } from './Breadcrumbs.tsx'
-import type { PageModel, SiteModel } from './model.ts'
+import { Island } from './Island.tsx'
+import type { ClientPage, SiteModel } from './model.ts'
 import { Pagination } from './Pagination.tsx'
 import { Sidebar } from './Sidebar.tsx'
 import { TableOfContents } from './TableOfContents.tsx'
@@ -17,13 +19,15 @@ function LastUpdated({ seconds }: { seconds: number }) {
   )
 }
 
-export function DocPage({ site, page }: { site: SiteModel; page: PageModel }) {
-  const sidebar = page.sidebarId ? site.sidebars[page.sidebarId] : undefined
+export function DocPage({ site, page, html }: { site: SiteModel; page: ClientPage; html: string }) {
+  const sidebar = page.sidebarId ? { sidebarId: page.sidebarId, route: page.route } : undefined
   return (
     <div className={sidebar ? 'doc-layout doc-layout--with-sidebar' : 'doc-layout'}>
       {sidebar ? (
         <aside className="doc-layout__sidebar">
-          <Sidebar items={sidebar} route={page.route} />
+          <Island name="sidebar" props={sidebar}>
+            <Sidebar {...sidebar} />
+          </Island>
         </aside>
       ) : null}
       <main id="main-content" className="doc-layout__main" tabIndex={-1}>
@@ -43,14 +47,16 @@ export function DocPage({ site, page }: { site: SiteModel; page: PageModel }) {
           <header>
             <h1>{page.title}</h1>
           </header>
-          <div className="markdown" dangerouslySetInnerHTML={{ __html: page.html }} />
+          <div className="markdown" dangerouslySetInnerHTML={{ __html: html }} />
           {page.lastUpdated ? <LastUpdated seconds={page.lastUpdated} /> : null}
           <Pagination previous={page.previous} next={page.next} />
         </article>
       </main>
       {page.toc.length ? (
         <aside className="doc-layout__toc">
-          <TableOfContents items={page.toc} />
+          <Island name="toc" props={{ items: page.toc }}>
+            <TableOfContents items={page.toc} />
+          </Island>
         </aside>
       ) : null}
     </div>

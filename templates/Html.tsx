@@ -2,7 +2,9 @@
 // scripts) around a body.
 import type { ReactNode } from 'react'
 import { ConsentScript } from './ConsentScript.tsx'
+import { headScripts } from './head-scripts.ts'
 import type { ClientData, PageModel, SiteModel } from './model.ts'
+import { pageTitle } from './page-title.ts'
 
 /** JSON safe inside a script element (no `</script>` or comment openers). */
 const scriptJson = (value: unknown) =>
@@ -16,13 +18,6 @@ const clientData = (site: SiteModel, page: PageModel): ClientData => {
   return { config: site.config, assets: site.assets, page: rest }
 }
 
-/** Applies the stored colour mode before first paint, so no flash of the wrong theme. */
-const colorModeScript = (defaultMode: string, respectSystem: boolean) =>
-  `(function(){try{var d=document.documentElement,m=localStorage.getItem('theme')||'${defaultMode}';` +
-  `if(m==='system'||(${respectSystem}&&!localStorage.getItem('theme')))` +
-  `{d.dataset.themeChoice='system';m=matchMedia('(prefers-color-scheme: dark)').matches?'dark':'light'}` +
-  `else d.dataset.themeChoice=m;d.dataset.theme=m==='light'?'light':'dark'}catch(e){}})()`
-
 export function Html({
   site,
   page,
@@ -33,7 +28,7 @@ export function Html({
   children: ReactNode
 }) {
   const { config } = site
-  const title = page.kind === 'landing' ? config.title : `${page.title} | ${config.title}`
+  const title = pageTitle(config, page)
   return (
     <html
       lang={config.locales.default}
@@ -57,14 +52,7 @@ export function Html({
           <link rel="canonical" href={`${config.url}${page.route}`} />
         )}
         {config.favicon ? <link rel="icon" href={config.favicon} /> : null}
-        <script
-          dangerouslySetInnerHTML={{
-            __html: colorModeScript(
-              config.colorMode.defaultMode,
-              config.colorMode.respectPrefersColorScheme,
-            ),
-          }}
-        />
+        <script dangerouslySetInnerHTML={{ __html: headScripts(config, page.route) }} />
         <link rel="stylesheet" href={site.assets.css} />
         <ConsentScript config={config} />
         {config.scripts.map((script) => (

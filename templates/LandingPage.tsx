@@ -1,7 +1,7 @@
 // The landing page at the base URL: a short welcome and one card per guide.
-import type { PageModel, SiteModel } from './model.ts'
+import type { ClientPage, SiteModel } from './model.ts'
 
-export function LandingPage({ site, page }: { site: SiteModel; page: PageModel }) {
+export function LandingPage({ site, page }: { site: SiteModel; page: ClientPage }) {
   const { config } = site
   return (
     <main id="main-content" className="landing" tabIndex={-1}>

@@ -1,39 +1,34 @@
-// Shared page frame: skip link, announcement bar, navbar, the page, footer.
+// Shared page frame: skip link, announcement bar, navbar, the page, footer. The announcement
+// bar and the navbar are islands; the page sits in `#page-root`, which client navigation
+// re-renders.
 import type { ReactNode } from 'react'
+import { AnnouncementBar } from './AnnouncementBar.tsx'
 import { Footer } from './Footer.tsx'
-import type { SiteModel } from './model.ts'
+import { Island } from './Island.tsx'
+import type { PageModel } from './model.ts'
 import { Navbar } from './Navbar.tsx'
+import { useSite } from './SiteContext.tsx'
 
-export function Layout({
-  site,
-  route,
-  children,
-}: {
-  site: SiteModel
-  route: string
-  children: ReactNode
-}) {
+export function Layout({ page, children }: { page: PageModel; children: ReactNode }) {
+  const site = useSite()
   const bar = site.config.announcementBar
+  const location = { route: page.route, sidebarId: page.sidebarId }
   return (
     <>
       <a className="skip-to-content" href="#main-content">
         Skip to main content
       </a>
       {bar ? (
-        <section className="announcement" aria-label="Announcement" data-announcement-id={bar.id}>
-          <div
-            className="announcement__content"
-            dangerouslySetInnerHTML={{ __html: bar.content }}
-          />
-          {bar.isCloseable ? (
-            <button type="button" className="announcement__close" aria-label="Close announcement">
-              ×
-            </button>
-          ) : null}
-        </section>
+        <Island name="announcement" props={{ bar }}>
+          <AnnouncementBar bar={bar} />
+        </Island>
       ) : null}
-      <Navbar site={site} route={route} />
-      <div className="page">{children}</div>
+      <Island name="navbar" props={location}>
+        <Navbar {...location} />
+      </Island>
+      <div className="page" id="page-root">
+        {children}
+      </div>
       <Footer site={site} />
     </>
   )

@@ -1,6 +1,9 @@
 // The search results page: a plain form (works without the navbar and without scripts, as a
-// GET to this page); the client fills the results from the static index.
+// GET to this page); the client loads the search code and fills the results from the static
+// index.
+import { Island } from './Island.tsx'
 import type { SiteModel } from './model.ts'
+import { SearchPageLoader } from './SearchPageLoader.tsx'
 
 export function SearchPage({ site }: { site: SiteModel }) {
   return (
@@ -19,6 +22,9 @@ export function SearchPage({ site }: { site: SiteModel }) {
         />
         <button type="submit">Search</button>
       </form>
+      <Island name="search" props={{}}>
+        <SearchPageLoader />
+      </Island>
       <p className="search-page__status" aria-live="polite" />
       <div className="search-page__results" />
       <noscript>

@@ -1,7 +1,10 @@
-// Per-guide sidebar: links and collapsible categories (native <details>, so it works without
-// JavaScript); the categories on the way to the current page start open.
-import { renderToStaticMarkup } from 'react-dom/server'
+// Per-guide sidebar: links and collapsible categories. Categories are native <details>, so
+// they work without JavaScript; hydrated, they open and close with a height animation. The
+// categories on the way to the current page start open.
+import { createContext, type MouseEvent, useContext, useEffect, useRef, useState } from 'react'
+import { animateHeight } from './collapse.ts'
 import type { SidebarItem } from './model.ts'
+import { useSite } from './SiteContext.tsx'
 
 type Category = Extract<SidebarItem, { type: 'category' }>
 
@@ -23,37 +26,68 @@ function MenuLink({ label, href, route }: { label: string; href: string; route: 
   )
 }
 
-function CategoryBody({ item, route }: { item: Category; route: string }) {
-  const open = !item.collapsed || contains(item, route)
+export function CategoryBody({ item, route }: { item: Category; route: string }) {
+  const onPath = contains(item, route)
+  const [open, setOpen] = useState(!item.collapsed || onPath)
+  const details = useRef<HTMLDetailsElement>(null)
+  const body = useRef<HTMLDivElement>(null)
+  const animating = useRef(false)
+
+  // Client navigation to a page inside a closed category opens it.
+  useEffect(() => {
+    if (onPath) setOpen(true)
+  }, [onPath])
+
+  const toggle = (expand: boolean) => {
+    const el = body.current
+    if (!el || !details.current || animating.current) return
+    animating.current = true
+    if (expand) {
+      details.current.open = true
+      setOpen(true)
+    }
+    animateHeight(el, expand, () => {
+      animating.current = false
+      if (!expand) setOpen(false)
+    })
+  }
+
+  const onSummaryClick = (event: MouseEvent) => {
+    // The category's own link navigates (and opens the category); the rest of the row toggles.
+    if ((event.target as Element).closest('a')) {
+      if (!open) toggle(true)
+      return
+    }
+    event.preventDefault()
+    toggle(!open)
+  }
+
   return (
-    <details open={open || undefined}>
-      <summary className="menu__category">
+    <details open={open || undefined} ref={details}>
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: <summary> is the native disclosure control */}
+      <summary className="menu__category" onClick={onSummaryClick}>
         {item.href ? (
           <MenuLink label={item.label} href={item.href} route={route} />
         ) : (
           <span className="menu__link">{item.label}</span>
         )}
       </summary>
-      <Items items={item.items} route={route} />
+      <div className="menu__collapsible" ref={body}>
+        <SidebarItems items={item.items} route={route} />
+      </div>
     </details>
   )
 }
 
 /**
- * A category away from the current page renders the same on every page of its sidebar, so
- * its markup is made once per sidebar tree (a rebuilt sidebar is a new tree, so no stale entry).
+ * A category away from the current page renders the same on every page of its sidebar, so the
+ * build renders its markup once (templates/render.tsx provides this); the browser renders the
+ * component itself, which yields the same markup to hydrate.
  */
-const idleMarkup = new WeakMap<Category, string>()
-const markupAwayFromPage = (item: Category): string => {
-  let markup = idleMarkup.get(item)
-  if (markup === undefined) {
-    markup = renderToStaticMarkup(<CategoryBody item={item} route="" />)
-    idleMarkup.set(item, markup)
-  }
-  return markup
-}
+export const IdleCategoryMarkup = createContext<((item: Category) => string) | null>(null)
 
-function Items({ items, route }: { items: SidebarItem[]; route: string }) {
+export function SidebarItems({ items, route }: { items: SidebarItem[]; route: string }) {
+  const idleMarkup = useContext(IdleCategoryMarkup)
   return (
     <ul className="menu__list">
       {items.map((item) => {
@@ -65,12 +99,12 @@ function Items({ items, route }: { items: SidebarItem[]; route: string }) {
           )
         const key = `${item.label}:${item.href ?? ''}`
         const className = 'menu__item menu__item--category'
-        if (!contains(item, route))
+        if (idleMarkup && !contains(item, route))
           return (
             <li
               key={key}
               className={className}
-              dangerouslySetInnerHTML={{ __html: markupAwayFromPage(item) }}
+              dangerouslySetInnerHTML={{ __html: idleMarkup(item) }}
             />
           )
         return (
@@ -83,10 +117,11 @@ function Items({ items, route }: { items: SidebarItem[]; route: string }) {
   )
 }
 
-export function Sidebar({ items, route }: { items: SidebarItem[]; route: string }) {
+export function Sidebar({ sidebarId, route }: { sidebarId: string; route: string }) {
+  const items = useSite().sidebars[sidebarId] ?? []
   return (
     <nav className="sidebar" aria-label="Docs sidebar">
-      <Items items={items} route={route} />
+      <SidebarItems items={items} route={route} />
     </nav>
   )
 }

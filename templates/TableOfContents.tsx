@@ -1,4 +1,6 @@
-// Table of contents of the page's headings, nested by level.
+// Table of contents of the page's headings (levels 2 and 3), nested by level. Hydrated, it
+// marks the heading the reader is at: the last one that has scrolled past the navbar.
+import { useEffect, useState } from 'react'
 import type { TocItem } from './model.ts'
 
 interface Node extends TocItem {
@@ -17,15 +19,54 @@ const nest = (items: TocItem[]): Node[] => {
   return roots
 }
 
-function List({ nodes }: { nodes: Node[] }) {
+/** The id of the heading in view, updated on scroll (one measurement per frame at most). */
+const useActiveHeading = (items: TocItem[]): string | undefined => {
+  const [active, setActive] = useState<string>()
+  useEffect(() => {
+    let frame = 0
+    const measure = () => {
+      frame = 0
+      const navbar = document.querySelector('.navbar')?.getBoundingClientRect().bottom ?? 0
+      const top = Math.max(navbar, 0) + 16
+      const atBottom = innerHeight + scrollY >= document.documentElement.scrollHeight - 2
+      let current: string | undefined
+      for (const item of items) {
+        const heading = document.getElementById(item.id)
+        if (!heading) continue
+        if (heading.getBoundingClientRect().top <= top) current = item.id
+        else break
+      }
+      if (atBottom && items.length) current = items.at(-1)!.id
+      setActive(current)
+    }
+    const schedule = () => {
+      frame ||= requestAnimationFrame(measure)
+    }
+    measure()
+    addEventListener('scroll', schedule, { passive: true })
+    addEventListener('resize', schedule)
+    return () => {
+      removeEventListener('scroll', schedule)
+      removeEventListener('resize', schedule)
+      cancelAnimationFrame(frame)
+    }
+  }, [items])
+  return active
+}
+
+function List({ nodes, active }: { nodes: Node[]; active?: string }) {
   return (
     <ul>
       {nodes.map((node) => (
         <li key={node.id}>
-          <a href={`#${node.id}`} className="toc__link">
+          <a
+            href={`#${node.id}`}
+            className={node.id === active ? 'toc__link toc__link--active' : 'toc__link'}
+            aria-current={node.id === active ? 'location' : undefined}
+          >
             {node.text}
           </a>
-          {node.children.length ? <List nodes={node.children} /> : null}
+          {node.children.length ? <List nodes={node.children} active={active} /> : null}
         </li>
       ))}
     </ul>
@@ -33,11 +74,12 @@ function List({ nodes }: { nodes: Node[] }) {
 }
 
 export function TableOfContents({ items }: { items: TocItem[] }) {
+  const active = useActiveHeading(items)
   if (items.length === 0) return null
   return (
     <nav className="toc" aria-label="On this page">
       <h2 className="toc__title">On this page</h2>
-      <List nodes={nest(items)} />
+      <List nodes={nest(items)} active={active} />
     </nav>
   )
 }

@@ -1,31 +1,34 @@
 // Renders one page model to a complete HTML document.
-import { renderToString } from 'react-dom/server'
-import { DocPage } from './DocPage.tsx'
+import { renderToStaticMarkup, renderToString } from 'react-dom/server'
 import { Html } from './Html.tsx'
-import { LandingPage } from './LandingPage.tsx'
 import { Layout } from './Layout.tsx'
-import type { PageModel, SiteModel } from './model.ts'
-import { NotFoundPage } from './NotFoundPage.tsx'
-import { SearchPage } from './SearchPage.tsx'
+import type { PageModel, SidebarItem, SiteModel } from './model.ts'
+import { PageBody } from './PageBody.tsx'
+import { CategoryBody, IdleCategoryMarkup } from './Sidebar.tsx'
+import { SiteContext } from './SiteContext.tsx'
 
-const body = (site: SiteModel, page: PageModel) => {
-  switch (page.kind) {
-    case 'landing':
-      return <LandingPage site={site} page={page} />
-    case 'not-found':
-      return <NotFoundPage site={site} />
-    case 'search':
-      return <SearchPage site={site} />
-    case 'doc':
-      return <DocPage site={site} page={page} />
+type Category = Extract<SidebarItem, { type: 'category' }>
+
+/** Markup of categories away from the current page, made once per sidebar tree. */
+const idleMarkup = new WeakMap<Category, string>()
+const markupAwayFromPage = (item: Category): string => {
+  let markup = idleMarkup.get(item)
+  if (markup === undefined) {
+    markup = renderToStaticMarkup(<CategoryBody item={item} route="" />)
+    idleMarkup.set(item, markup)
   }
+  return markup
 }
 
 export const renderPage = (site: SiteModel, page: PageModel): string =>
   `<!DOCTYPE html>${renderToString(
-    <Html site={site} page={page}>
-      <Layout site={site} route={page.route}>
-        {body(site, page)}
-      </Layout>
-    </Html>,
+    <SiteContext.Provider value={site}>
+      <IdleCategoryMarkup.Provider value={markupAwayFromPage}>
+        <Html site={site} page={page}>
+          <Layout page={page}>
+            <PageBody page={page} html={page.html} />
+          </Layout>
+        </Html>
+      </IdleCategoryMarkup.Provider>
+    </SiteContext.Provider>,
   )}`

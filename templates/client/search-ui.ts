@@ -1,6 +1,7 @@
 // The navbar search: an ARIA combobox over at most 8 suggestions from the current guide's
 // index, with keyboard use, a loading state, a footer link to all results and a clear button.
 import { MAX_SUGGESTIONS } from '../search/options.ts'
+import { go } from './navigation.ts'
 import {
   type Hit,
   hitUrl,
@@ -25,9 +26,22 @@ export const initSearch = (input: HTMLInputElement) => {
   const status = box.querySelector<HTMLElement>('.navbar-search__status')!
   const footer = box.querySelector<HTMLAnchorElement>('.navbar-search__footer')!
   const clear = box.querySelector<HTMLButtonElement>('.navbar-search__clear')!
-  const context =
+  // The context follows client navigation (the router updates `data-context`).
+  const clients = new Map<string, SearchClient>()
+  const currentContext = () =>
     box.dataset.context && settings.contexts[box.dataset.context] ? box.dataset.context : 'all'
-  const client = new SearchClient(settings, context)
+  const clientFor = (context: string) => {
+    let client = clients.get(context)
+    if (!client) {
+      client = new SearchClient(settings, context)
+      clients.set(context, client)
+      client.load((state) => {
+        if (currentContext() === context) box.dataset.state = state
+      })
+    }
+    return client
+  }
+  let context = currentContext()
   let hits: Hit[] = []
   let active = -1
   let asked = 0
@@ -81,6 +95,8 @@ export const initSearch = (input: HTMLInputElement) => {
       return
     }
     const ticket = ++asked
+    context = currentContext()
+    const client = clientFor(context)
     if (client.state !== 'done') {
       status.textContent = 'Loading the search index…'
       box.dataset.state = 'loading'
@@ -96,7 +112,12 @@ export const initSearch = (input: HTMLInputElement) => {
 
   const choose = (index: number) => {
     const option = list.querySelectorAll<HTMLElement>('[role="option"]')[index]
-    if (option?.dataset.url) location.assign(option.dataset.url)
+    if (!option?.dataset.url) return
+    open(false)
+    input.value = ''
+    clear.hidden = true
+    input.blur()
+    go(option.dataset.url)
   }
 
   input.addEventListener('input', () => void update())
@@ -111,7 +132,10 @@ export const initSearch = (input: HTMLInputElement) => {
     } else if (event.key === 'Enter') {
       event.preventDefault()
       if (active >= 0) choose(active)
-      else if (input.value.trim()) location.assign(footer.href)
+      else if (input.value.trim()) {
+        open(false)
+        go(footer.href)
+      }
     } else if (event.key === 'Escape') {
       if (!panel.hidden) open(false)
       else {
@@ -142,8 +166,6 @@ export const initSearch = (input: HTMLInputElement) => {
     }
     input.focus()
   })
-  client.load((state) => {
-    box.dataset.state = state
-  })
+  clientFor(context)
   if (input.value) void update()
 }

@@ -1,0 +1,24 @@
+// The part of a page inside `#page-root`, by kind: what the build renders and what client
+// navigation renders from the next page's data.
+import { DocPage } from './DocPage.tsx'
+import { LandingPage } from './LandingPage.tsx'
+import type { ClientPage } from './model.ts'
+import { NotFoundPage } from './NotFoundPage.tsx'
+import { SearchPage } from './SearchPage.tsx'
+import { useSite } from './SiteContext.tsx'
+
+export function PageBody({ page, html }: { page: ClientPage; html: string }) {
+  const site = useSite()
+  switch (page.kind) {
+    case 'landing':
+      return <LandingPage site={site} page={page} />
+    case 'not-found':
+      return <NotFoundPage site={site} />
+    case 'search':
+      return <SearchPage site={site} />
+    case 'doc':
+      return <DocPage site={site} page={page} html={html} />
+    default:
+      throw new Error(`Unknown page kind "${(page as { kind: string }).kind}"`)
+  }
+}

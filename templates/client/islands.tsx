@@ -1,0 +1,92 @@
+// Hydrates the server-rendered islands of the page with their components and props. An island
+// that throws while hydrating is a recoverable error: it is logged, and the island keeps its
+// server-rendered HTML (static, but readable).
+import { Component, type ComponentType, type ReactNode } from 'react'
+import { hydrateRoot, type Root } from 'react-dom/client'
+import { AnnouncementBar } from '../AnnouncementBar.tsx'
+import type { IslandName } from '../island-names.ts'
+import type { SiteModel } from '../model.ts'
+import { Navbar } from '../Navbar.tsx'
+import { SearchPageLoader } from '../SearchPageLoader.tsx'
+import { Sidebar } from '../Sidebar.tsx'
+import { SiteContext } from '../SiteContext.tsx'
+import { loadSidebar } from '../sidebar-data.ts'
+import { TableOfContents } from '../TableOfContents.tsx'
+
+// biome-ignore lint/suspicious/noExplicitAny: each island declares its own props
+const COMPONENTS: Record<IslandName, ComponentType<any>> = {
+  navbar: Navbar,
+  announcement: AnnouncementBar,
+  sidebar: Sidebar,
+  toc: TableOfContents,
+  search: SearchPageLoader,
+}
+
+class IslandBoundary extends Component<
+  { name: string; onError: (error: unknown) => void; children: ReactNode },
+  { failed: boolean }
+> {
+  state = { failed: false }
+  static getDerivedStateFromError() {
+    return { failed: true }
+  }
+  componentDidCatch(error: unknown) {
+    this.props.onError(error)
+  }
+  render() {
+    return this.state.failed ? null : this.props.children
+  }
+}
+
+const roots = new Map<Element, Root>()
+
+const hydrateIsland = async (el: HTMLElement, site: SiteModel): Promise<void> => {
+  const name = el.dataset.island as IslandName
+  const Island = COMPONENTS[name]
+  if (!Island) throw new Error(`Unknown island "${name}"`)
+  const props = JSON.parse(el.dataset.props ?? '{}')
+  // The sidebar's items come from its JSON file; hydrating needs them to match the HTML.
+  if (name === 'sidebar') await loadSidebar(site, props.sidebarId)
+  const serverHtml = el.innerHTML
+  const onError = (error: unknown) => {
+    console.error(
+      `Recoverable hydration error in the "${name}" island; it keeps its server-rendered HTML.`,
+      error,
+    )
+    queueMicrotask(() => {
+      roots.get(el)?.unmount()
+      roots.delete(el)
+      el.innerHTML = serverHtml
+      el.dataset.islandFailed = 'true'
+    })
+  }
+  roots.set(
+    el,
+    hydrateRoot(
+      el,
+      <SiteContext.Provider value={site}>
+        <IslandBoundary name={name} onError={onError}>
+          <Island {...props} />
+        </IslandBoundary>
+      </SiteContext.Provider>,
+    ),
+  )
+}
+
+/** Hydrates every island below `scope`; resolves once all are done (or failed). */
+export const hydrateIslands = async (scope: ParentNode, site: SiteModel): Promise<void> => {
+  const islands = [...scope.querySelectorAll<HTMLElement>('[data-island]')]
+  const results = await Promise.allSettled(islands.map((el) => hydrateIsland(el, site)))
+  for (const [i, result] of results.entries())
+    if (result.status === 'rejected')
+      console.error(`The "${islands[i].dataset.island}" island did not hydrate:`, result.reason)
+}
+
+/** Unmounts the hydrated islands below `scope` (before client navigation replaces it). */
+export const unmountIslands = (scope: Element): void => {
+  for (const [el, root] of roots)
+    if (scope.contains(el)) {
+      root.unmount()
+      roots.delete(el)
+    }
+}

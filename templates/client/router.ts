@@ -1,0 +1,210 @@
+// Client navigation: a click on a link inside the site fetches the next page's data, renders
+// it into `#page-root`, updates the title, focus and scroll, and keeps history (back, forward,
+// anchors) working. Next-page data is prefetched once per path on hover or when a link comes
+// into view, except on 2G connections or with data saving on. A navigation slower than 200 ms
+// shows the progress bar; one whose data cannot load becomes a full page load.
+import { createElement } from 'react'
+import { createRoot, type Root } from 'react-dom/client'
+import type { PageModel, SiteModel } from '../model.ts'
+import { pageTitle } from '../page-title.ts'
+import { setPageLocation } from '../route-store.ts'
+import { loadSidebar } from '../sidebar-data.ts'
+import { applyStoredTabs, highlightTerms } from './content-widgets.ts'
+import { unmountIslands } from './islands.tsx'
+import { setNavigator } from './navigation.ts'
+import { PageRoot } from './PageRoot.tsx'
+import { doneProgress, startProgress } from './progress.ts'
+import { scrollToAnchor, scrollToY } from './scroll.ts'
+
+interface HistoryState {
+  route: string
+  scrollY?: number
+}
+
+/** The route of an address inside the site, or undefined when it is not a page of this site. */
+export const routeOf = (url: URL, baseUrl: string): string | undefined => {
+  if (url.origin !== location.origin || !url.pathname.startsWith(baseUrl)) return undefined
+  let path = url.pathname.replace(/\/index\.html$/, '/').replace(/\.html$/, '/')
+  const last = path.slice(path.lastIndexOf('/') + 1)
+  if (last.includes('.')) return undefined // a file: image, sitemap, JSON
+  if (!path.endsWith('/')) path += '/'
+  return path
+}
+
+/** Whether the connection asks us not to spend data on guesses. */
+const dataIsScarce = () => {
+  const connection = (
+    navigator as Navigator & { connection?: { saveData?: boolean; effectiveType?: string } }
+  ).connection
+  return !!connection && (!!connection.saveData || /2g/.test(connection.effectiveType ?? ''))
+}
+
+export const startRouter = (site: SiteModel, first: PageModel | Omit<PageModel, 'html'>) => {
+  const { baseUrl } = site.config
+  const pages = new Map<string, Promise<PageModel>>()
+  const prefetched = new Set<string>()
+  let current = first.route
+  let root: Root | undefined
+  let navigation = 0
+
+  const loadPage = (route: string): Promise<PageModel> => {
+    let promise = pages.get(route)
+    if (!promise) {
+      const url = `${route}page-data.json`
+      promise = fetch(url)
+        .then(async (response) => {
+          if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`)
+          const page = (await response.json()) as PageModel
+          if (page.sidebarId) await loadSidebar(site, page.sidebarId)
+          return page
+        })
+        .catch((error) => {
+          pages.delete(route)
+          throw error
+        })
+      pages.set(route, promise)
+    }
+    return promise
+  }
+
+  const prefetch = (route: string) => {
+    if (route === current || prefetched.has(route) || dataIsScarce()) return
+    prefetched.add(route)
+    loadPage(route).catch(() => {})
+  }
+
+  const render = (page: PageModel) => {
+    const container = document.getElementById('page-root')!
+    if (!root) {
+      unmountIslands(container)
+      container.textContent = ''
+      root = createRoot(container)
+    }
+    document.title = pageTitle(site.config, page)
+    const retry = () => {
+      pages.delete(page.route)
+      void navigate(new URL(location.href), 'replace')
+    }
+    root.render(createElement(PageRoot, { key: ++navigation, site, page, onRetry: retry }))
+    const description = document.querySelector('meta[name="description"]')
+    if (description) description.setAttribute('content', page.description)
+    document
+      .querySelector('link[rel="canonical"]')
+      ?.setAttribute('href', `${site.config.url}${page.route}`)
+    current = page.route
+    const search = document.querySelector<HTMLElement>('.navbar-search')
+    if (search) search.dataset.context = page.route.slice(baseUrl.length).split('/')[0]
+    setPageLocation({ route: page.route, sidebarId: page.sidebarId })
+    applyStoredTabs(container)
+    highlightTerms()
+    observeLinks(container)
+  }
+
+  const saveScroll = () => {
+    history.replaceState({ ...history.state, route: current, scrollY } satisfies HistoryState, '')
+  }
+
+  let latest = 0
+  const navigate = async (url: URL, how: 'push' | 'pop' | 'replace'): Promise<void> => {
+    const route = routeOf(url, baseUrl)!
+    const ticket = ++latest
+    startProgress()
+    let page: PageModel
+    try {
+      page = await loadPage(route)
+    } catch (error) {
+      doneProgress()
+      if (ticket !== latest) return
+      console.warn(`Could not load ${url.pathname} (${error}); loading the whole page instead.`)
+      if (how === 'pop') location.reload()
+      else location.assign(url.href)
+      return
+    }
+    if (ticket !== latest) return
+    if (how === 'push') {
+      saveScroll()
+      history.pushState({ route } satisfies HistoryState, '', url.href)
+    } else if (how === 'replace') history.replaceState({ route }, '', url.href)
+    render(page)
+    document.getElementById('main-content')?.focus({ preventScroll: true })
+    const saved = (history.state as HistoryState | null)?.scrollY
+    if (how === 'pop' && saved !== undefined) scrollToY(saved, false)
+    else if (!url.hash || !scrollToAnchor(url.hash, false)) scrollToY(0, false)
+    doneProgress()
+  }
+
+  const go = (href: string) => {
+    const url = new URL(href, location.href)
+    if (routeOf(url, baseUrl)) void navigate(url, 'push')
+    else location.assign(url.href)
+  }
+  setNavigator(go)
+
+  /** The link a click or hover is about, if client navigation should handle it. */
+  const siteLink = (event: Event): { anchor: HTMLAnchorElement; url: URL } | undefined => {
+    const anchor = (event.target as Element | null)?.closest?.<HTMLAnchorElement>('a[href]')
+    if (!anchor || anchor.hasAttribute('download')) return undefined
+    if (anchor.target && anchor.target !== '_self') return undefined
+    const url = new URL(anchor.href, location.href)
+    return routeOf(url, baseUrl) ? { anchor, url } : undefined
+  }
+
+  document.addEventListener('click', (event) => {
+    if (event.defaultPrevented || event.button !== 0) return
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
+    const link = siteLink(event)
+    if (!link) return
+    const { url } = link
+    event.preventDefault()
+    const samePage = routeOf(url, baseUrl) === current && url.search === location.search
+    if (samePage && url.hash) {
+      saveScroll()
+      history.pushState({ route: current } satisfies HistoryState, '', url.href)
+      scrollToAnchor(url.hash, true)
+    } else void navigate(url, 'push')
+  })
+
+  addEventListener('popstate', () => {
+    const url = new URL(location.href)
+    const route = routeOf(url, baseUrl)
+    if (!route) return location.reload()
+    if (route === current) {
+      const saved = (history.state as HistoryState | null)?.scrollY
+      if (saved !== undefined) scrollToY(saved, false)
+      else if (url.hash) scrollToAnchor(url.hash, false)
+      else scrollToY(0, false)
+      return
+    }
+    void navigate(url, 'pop')
+  })
+
+  const onIntent = (event: Event) => {
+    const link = siteLink(event)
+    if (link) prefetch(routeOf(link.url, baseUrl)!)
+  }
+  document.addEventListener('mouseover', onIntent, { passive: true })
+  document.addEventListener('touchstart', onIntent, { passive: true })
+  document.addEventListener('focusin', onIntent)
+
+  const visible =
+    'IntersectionObserver' in window
+      ? new IntersectionObserver((entries) => {
+          for (const entry of entries) {
+            if (!entry.isIntersecting) continue
+            visible?.unobserve(entry.target)
+            const url = new URL((entry.target as HTMLAnchorElement).href, location.href)
+            const route = routeOf(url, baseUrl)
+            if (route) prefetch(route)
+          }
+        })
+      : undefined
+  const observeLinks = (scope: ParentNode) => {
+    if (!visible) return
+    for (const anchor of scope.querySelectorAll<HTMLAnchorElement>('a[href]'))
+      if (routeOf(new URL(anchor.href, location.href), baseUrl)) visible.observe(anchor)
+  }
+
+  history.scrollRestoration = 'manual'
+  history.replaceState({ ...history.state, route: current } satisfies HistoryState, '')
+  observeLinks(document)
+}

@@ -1,0 +1,31 @@
+// Height animation for collapsible sidebar categories: the duration grows with the content's
+// height (a long list takes a little longer, never more than 600 ms) and is 1 ms when the
+// reader asks for reduced motion.
+export const collapseDuration = (height: number, reducedMotion: boolean): number =>
+  reducedMotion ? 1 : Math.round(Math.min(600, 120 + Math.sqrt(height) * 9))
+
+const prefersReducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').matches
+
+/** Animates `el` from its current height to open or closed, then calls `done`. */
+export const animateHeight = (el: HTMLElement, expand: boolean, done: () => void): void => {
+  const full = el.scrollHeight
+  const ms = collapseDuration(full, prefersReducedMotion())
+  el.dataset.collapseMs = String(ms)
+  el.style.overflow = 'hidden'
+  el.style.height = `${expand ? 0 : full}px`
+  el.getBoundingClientRect() // commit the start height before the transition starts
+  el.style.transition = `height ${ms}ms ease-in-out`
+  el.style.height = `${expand ? full : 0}px`
+  let finished = false
+  const finish = () => {
+    if (finished) return
+    finished = true
+    el.removeEventListener('transitionend', finish)
+    el.style.removeProperty('height')
+    el.style.removeProperty('overflow')
+    el.style.removeProperty('transition')
+    done()
+  }
+  el.addEventListener('transitionend', finish)
+  setTimeout(finish, ms + 50)
+}

@@ -1,0 +1,2 @@
+// The islands a page may hold; the browser keeps one component per name.
+export type IslandName = 'navbar' | 'announcement' | 'sidebar' | 'toc' | 'search'
