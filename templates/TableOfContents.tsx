@@ -26,8 +26,9 @@ const useActiveHeading = (items: TocItem[]): string | undefined => {
     let frame = 0
     const measure = () => {
       frame = 0
-      const navbar = document.querySelector('.navbar')?.getBoundingClientRect().bottom ?? 0
-      const top = Math.max(navbar, 0) + 16
+      // The navbar's height whether or not it is hidden: headings land below it (scroll-margin).
+      const navbar = document.querySelector<HTMLElement>('.navbar')?.offsetHeight ?? 0
+      const top = navbar + 16
       const atBottom = innerHeight + scrollY >= document.documentElement.scrollHeight - 2
       let current: string | undefined
       for (const item of items) {

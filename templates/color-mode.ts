@@ -57,6 +57,7 @@ const apply = (choice: ColorChoice) => {
 const follow = (opts: ColorModeOptions) => {
   if (options) return
   options = opts
+  storedChoice(opts) // reports an unexpected stored value once
   addEventListener('storage', (event) => {
     if (event.key === COLOR_MODE_KEY || event.key === null) apply(storedChoice(opts))
   })

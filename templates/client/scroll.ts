@@ -44,7 +44,10 @@ export const anchorTarget = (hash: string): HTMLElement | null => {
 export const scrollToAnchor = (hash: string, smooth: boolean): boolean => {
   const target = anchorTarget(hash)
   if (!target) return false
-  const offset = parseFloat(getComputedStyle(target).scrollMarginTop) || 0
+  // Land where the browser's own anchor jump would: below the sticky navbar (scroll padding).
+  const offset =
+    (parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0) +
+    (parseFloat(getComputedStyle(target).scrollMarginTop) || 0)
   scrollToY(target.getBoundingClientRect().top + scrollY - offset, smooth)
   if (target.hasAttribute('tabindex')) target.focus({ preventScroll: true })
   return true

@@ -1,6 +1,6 @@
 // Debian's chromium driven by playwright-core, one browser per test file.
 import type { ExecutionContext } from 'ava'
-import { type Browser, chromium } from 'playwright-core'
+import { type Browser, type BrowserContextOptions, chromium } from 'playwright-core'
 
 let browser: Promise<Browser> | undefined
 
@@ -12,17 +12,27 @@ export const launchBrowser = (): Promise<Browser> => {
   return browser
 }
 
-/** A fresh page; its console errors fail nothing but are kept for the test to read. */
-export const newPage = async (t: ExecutionContext) => {
+/**
+ * A fresh page in its own context (desktop viewport unless `options` say otherwise); its page
+ * errors and console messages fail nothing but are kept for the test to read.
+ */
+export const newPage = async (t: ExecutionContext, options: BrowserContextOptions = {}) => {
   const context = await (await launchBrowser()).newContext({
     viewport: { width: 1280, height: 900 },
+    ...options,
   })
   t.teardown(() => context.close())
   const page = await context.newPage()
   const errors: string[] = []
+  const console: { type: string; text: string }[] = []
   page.on('pageerror', (error) => errors.push(error.message))
-  return { page, errors }
+  page.on('console', (message) => console.push({ type: message.type(), text: message.text() }))
+  return { page, errors, console, context }
 }
+
+/** Resolves once the page's islands have hydrated. */
+export const hydrated = (page: import('playwright-core').Page) =>
+  page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true')
 
 export const closeBrowser = async () => {
   if (browser) await (await browser).close()

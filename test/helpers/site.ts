@@ -2,7 +2,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import type { ExecutionContext } from 'ava'
 
 export const baseConfig = {
   title: 'Test Docs',
@@ -27,8 +26,25 @@ export interface TestSite {
   read(path: string): string
 }
 
+/** Where cleanups go: a test's `t`, or a `Cleanups` shared by a file's tests. */
+export interface Teardown {
+  teardown(fn: () => unknown): void
+}
+
+/** Cleanups registered in a `before` hook, run by the file's `after.always` hook. */
+export class Cleanups implements Teardown {
+  private fns: (() => unknown)[] = []
+  teardown(fn: () => unknown): void {
+    this.fns.push(fn)
+  }
+  async run(): Promise<void> {
+    for (const fn of this.fns.reverse()) await fn()
+    this.fns = []
+  }
+}
+
 export const createSite = (
-  t: ExecutionContext,
+  t: Teardown,
   docs: Record<string, string>,
   options: { config?: object; sidebars?: object; files?: Record<string, string> } = {},
 ): TestSite => {
