@@ -5,14 +5,23 @@ const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').match
 export const FALLBACK_STEP = 0.85
 
 let frame = 0
+let nativeSmooth = false
 
 export const scrollToY = (y: number, smooth: boolean): void => {
   cancelAnimationFrame(frame)
   if (!smooth || reducedMotion()) {
-    window.scrollTo(0, y)
+    window.scrollTo({ top: y, behavior: 'instant' })
+    // Chromium applies one more step of a smooth scroll under way (back pressed mid-animation)
+    // after an instant scroll, so the position is set again once that scroll ends.
+    if (nativeSmooth)
+      addEventListener('scrollend', () => window.scrollTo({ top: y, behavior: 'instant' }), {
+        once: true,
+      })
     return
   }
-  if ('scrollBehavior' in document.documentElement.style) {
+  if (CSS.supports('scroll-behavior', 'smooth')) {
+    nativeSmooth = true
+    addEventListener('scrollend', () => (nativeSmooth = false), { once: true })
     window.scrollTo({ top: y, behavior: 'smooth' })
     return
   }

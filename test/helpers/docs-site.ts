@@ -44,6 +44,8 @@ export const siteConfig = {
 
 export interface ServedSite {
   url(path: string): string
+  /** The build output (holds `docs/`). */
+  out: string
 }
 
 /** Builds the site (optionally with config overrides) and serves it until the test ends. */
@@ -61,5 +63,5 @@ export const serveSite = async (
     dir: site.out,
   })
   t.teardown(() => server.close())
-  return { url: (path) => new URL(path, server.url).href }
+  return { url: (path) => new URL(path, server.url).href, out: site.out }
 }
