@@ -315,7 +315,9 @@ test('without native smooth scrolling, each frame moves 85 percent of the remain
     // A browser without smooth scrolling: the feature test says no.
     const supports = CSS.supports.bind(CSS)
     CSS.supports = ((...args: [string, string?]) =>
-      args[0] === 'scroll-behavior' ? false : supports(...(args as [string, string]))) as typeof CSS.supports
+      args[0] === 'scroll-behavior'
+        ? false
+        : supports(...(args as [string, string]))) as typeof CSS.supports
     const positions: number[] = []
     ;(window as unknown as { __positions: number[] }).__positions = positions
     addEventListener('scroll', () => positions.push(scrollY))
