@@ -58,6 +58,7 @@ const site = {
     js: '/a.js',
     searchWorker: '/w.js',
     searchPage: '/docs/assets/js/search-page.js',
+    preload: [],
     sidebars: {},
   },
   sidebars: {},

@@ -28,9 +28,9 @@ const BROWSER_REACT = {
 /**
  * Bundles the browser code: `main` (with search parts split into chunks loaded on demand), the
  * search worker, the search results page, and in dev the live-reload client. Returns output
- * paths below the base.
+ * paths below the base, the chunks `main` imports up front, and every bundled source module.
  */
-const bundle = async (outBase: string, dev: boolean) => {
+export const bundleClient = async (outBase: string, dev: boolean) => {
   const entryPoints = [
     'client/main.ts',
     'client/search-worker.ts',
@@ -64,7 +64,19 @@ const bundle = async (outBase: string, dev: boolean) => {
     const path = entryOutput(name)
     return path ? relative(outBase, path).split(sep).join('/') : undefined
   }
+  const outputUrl = (path: string) => relative(outBase, path).split(sep).join('/')
+  /** The chunks a page loads before any interaction: `main` and its static imports. */
+  const initial = new Set<string>()
+  const visit = (path: string) => {
+    if (initial.has(path)) return
+    initial.add(path)
+    for (const imported of result.metafile.outputs[path].imports)
+      if (imported.kind === 'import-statement') visit(imported.path)
+  }
+  visit(entryOutput('client/main.ts')!)
   return {
+    initial: [...initial].map(outputUrl),
+    modules: Object.keys(result.metafile.inputs),
     js: url('client/main.ts')!,
     searchWorker: url('client/search-worker.ts')!,
     searchPage: url('client/search-page.ts')!,
@@ -82,12 +94,13 @@ export const writeAssets = async (
   const cssFile = `assets/css/styles.${hashOf(css)}.css`
   mkdirSync(join(outBase, 'assets', 'css'), { recursive: true })
   writeFileSync(join(outBase, cssFile), css)
-  const js = await bundle(outBase, dev)
+  const js = await bundleClient(outBase, dev)
   return {
     css: `${baseUrl}${cssFile}`,
     js: `${baseUrl}${js.js}`,
     searchWorker: `${baseUrl}${js.searchWorker}`,
     searchPage: `${baseUrl}${js.searchPage}`,
+    preload: js.initial.filter((path) => path !== js.js).map((path) => `${baseUrl}${path}`),
     devReload: js.devReload && `${baseUrl}${js.devReload}`,
   }
 }

@@ -65,6 +65,9 @@ export function Html({
           />
         ))}
         <script type="module" src={site.assets.js} />
+        {site.assets.preload.map((href) => (
+          <link key={href} rel="modulepreload" href={href} />
+        ))}
         {site.assets.devReload ? <script type="module" src={site.assets.devReload} /> : null}
       </head>
       <body>

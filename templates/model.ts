@@ -32,6 +32,8 @@ export interface PageLink {
 export interface SiteAssets {
   css: string
   js: string
+  /** Chunks `js` imports up front (preloaded, so they do not wait for it). */
+  preload: string[]
   /** The search web worker (loaded when the reader first searches). */
   searchWorker: string
   /** The search results page's code (loaded by that page only). */

@@ -280,3 +280,42 @@ test('keyboard: the skip link comes first and moves focus to the content; focus 
   t.is(outline.tag, 'A', 'the next stop is a link in the content')
   t.not(outline.style, 'none')
 })
+
+test('without JavaScript the page is fully readable: content, sidebar, categories and footer', async (t) => {
+  const { page } = await newPage(t, { javaScriptEnabled: false })
+  await page.goto(site.url('/docs/guide/second/'))
+  t.is(await page.locator('h1').textContent(), 'Second page')
+  t.true(await page.locator('.markdown').getByText('Part two').isVisible())
+  t.true(
+    await page
+      .locator('.doc-layout__sidebar')
+      .getByRole('link', { name: 'Third page' })
+      .isVisible(),
+  )
+  // Categories are native disclosure widgets: they open without scripts.
+  await page.locator('.doc-layout__sidebar summary', { hasText: 'Big' }).click()
+  t.true(await page.getByRole('link', { name: 'Big page 20' }).isVisible())
+  t.true(await page.locator('.footer').isVisible())
+  t.is(await page.locator('.announcement').textContent(), 'Keyward 1.0 is out.×')
+})
+
+test('hydration causes no layout shift, even with a dismissed announcement and a stored colour mode', async (t) => {
+  const { page } = await newPage(t)
+  await page.addInitScript(() => {
+    const w = window as unknown as { __shift: number }
+    w.__shift = 0
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries())
+        w.__shift += (entry as unknown as { value: number }).value
+    }).observe({ type: 'layout-shift', buffered: true })
+  })
+  // Stored choices that change what the islands render: each must apply before first paint.
+  await page.addInitScript(() => {
+    localStorage.setItem('theme', 'light')
+    localStorage.setItem('docs-announcement-dismissed-release-1', 'true')
+  })
+  await page.goto(site.url('/docs/guide/'))
+  await hydrated(page)
+  await page.waitForTimeout(300)
+  t.is(await page.evaluate(() => (window as unknown as { __shift: number }).__shift), 0)
+})
