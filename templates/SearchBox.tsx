@@ -1,33 +1,234 @@
-// The navbar search box. Its behaviour (templates/client/search-ui.ts) loads on first focus
-// and owns this markup from then on, so the navbar island never re-renders it.
-import { memo } from 'react'
+// The navbar search (part of the navbar island): an ARIA combobox over at most 8 suggestions
+// from the current guide's index, with keyboard use, a loading state, a footer link to all
+// results and a clear button. The search code and its worker load on first focus (Ctrl or
+// Cmd+K focuses the box); when the page is idle, the code is fetched ahead.
+import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react'
+import type { Hit, LoadState, SearchClient } from './client/search-client.ts'
+import { useSite } from './SiteContext.tsx'
+import { MAX_SUGGESTIONS } from './search/options.ts'
 
-function SearchBoxMarkup({ context }: { context: string }) {
+type SearchModule = typeof import('./client/search-client.ts')
+
+const TYPE_LABELS = { title: 'Title', heading: 'Heading', content: 'Content' } as const
+
+let searchModule: Promise<SearchModule> | undefined
+const loadSearchModule = () => {
+  searchModule ??= import('./client/search-client.ts')
+  return searchModule
+}
+
+/** Where a click on a hit goes: client navigation when the router runs. */
+const navigation = () => import('./client/navigation.ts')
+
+export function SearchBox({ context }: { context: string }) {
+  const { config, assets } = useSite()
+  const [query, setQuery] = useState('')
+  const [hits, setHits] = useState<Hit[]>([])
+  const [active, setActive] = useState(-1)
+  const [open, setOpen] = useState(false)
+  const [state, setState] = useState<LoadState>('not-loaded')
+  const [answered, setAnswered] = useState('')
+  const input = useRef<HTMLInputElement>(null)
+  const clients = useRef(new Map<string, SearchClient>())
+  const asked = useRef(0)
+  const known = config.guides.find((guide) => guide.id === context)
+  const ctx = known ? context : 'all'
+
+  const clientFor = useCallback(async (id: string) => {
+    const module = await loadSearchModule()
+    let client = clients.current.get(id)
+    if (!client) {
+      client = new module.SearchClient(module.readSettings(), id)
+      clients.current.set(id, client)
+    }
+    return client
+  }, [])
+
+  // Ctrl/Cmd+K focuses the box; an idle page fetches the search code and worker ahead.
+  useEffect(() => {
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') {
+        event.preventDefault()
+        input.current?.focus()
+      }
+    }
+    document.addEventListener('keydown', onKey)
+    const warm = () => {
+      void loadSearchModule().then((module) => module.loadManifest(module.readSettings()))
+      const link = document.createElement('link')
+      link.rel = 'prefetch'
+      link.href = assets.searchWorker
+      document.head.append(link)
+    }
+    const idle = 'requestIdleCallback' in window
+    const handle = idle ? requestIdleCallback(warm, { timeout: 3000 }) : setTimeout(warm, 1500)
+    return () => {
+      document.removeEventListener('keydown', onKey)
+      if (idle) cancelIdleCallback(handle as number)
+      else clearTimeout(handle)
+    }
+  }, [assets.searchWorker])
+
+  const startLoading = () => {
+    void clientFor(ctx).then((client) => {
+      if (client.state === 'not-loaded') setState('loading')
+      client.load((s) => setState(s)).catch(() => {})
+    })
+  }
+
+  const search = async (value: string) => {
+    setQuery(value)
+    setActive(-1)
+    const q = value.trim()
+    if (!q) {
+      setHits([])
+      setOpen(false)
+      return
+    }
+    const ticket = ++asked.current
+    const client = await clientFor(ctx)
+    if (client.state !== 'done') {
+      setState('loading')
+      setOpen(true)
+    }
+    const { hits: found } = await client.query(q, MAX_SUGGESTIONS)
+    setState('done')
+    // Only the latest query's answer is shown.
+    if (ticket !== asked.current) return
+    setHits(found)
+    setAnswered(q)
+    setOpen(true)
+  }
+
+  const resultsUrl = (q: string, within?: string) =>
+    `${config.baseUrl}search/?q=${encodeURIComponent(q)}${within ? `&ctx=${encodeURIComponent(within)}` : ''}`
+  const label = known?.label
+  const footer =
+    ctx === 'all'
+      ? { text: 'See all results', href: resultsUrl(answered) }
+      : hits.length
+        ? { text: `See all results within "${label}"`, href: resultsUrl(answered, ctx) }
+        : { text: `See all results outside "${label}"`, href: resultsUrl(answered) }
+
+  const go = (href: string) => {
+    setOpen(false)
+    setQuery('')
+    setHits([])
+    input.current?.blur()
+    void navigation().then(({ go }) => go(href))
+  }
+
+  const clear = () => {
+    setQuery('')
+    setHits([])
+    setOpen(false)
+    const url = new URL(location.href)
+    if (url.searchParams.has('highlight')) {
+      url.searchParams.delete('highlight')
+      history.replaceState(history.state, '', url)
+      for (const mark of document.querySelectorAll('mark[data-search-highlight]'))
+        mark.replaceWith(mark.textContent ?? '')
+    }
+    input.current?.focus()
+  }
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    const count = hits.length
+    if (event.key === 'ArrowDown' && count) setActive((active + 1) % count)
+    else if (event.key === 'ArrowUp' && count) setActive((active - 1 + count) % count)
+    else if (event.key === 'Enter') {
+      if (active >= 0 && hits[active]) choose(hits[active])
+      else if (query.trim()) go(footer.href)
+    } else if (event.key === 'Escape') {
+      if (open) setOpen(false)
+      else setQuery('')
+    } else return
+    event.preventDefault()
+  }
+
+  const [module, setModule] = useState<SearchModule>()
+  useEffect(() => {
+    if (hits.length && !module) void loadSearchModule().then(setModule)
+  }, [hits, module])
+  const choose = (hit: Hit) => module && go(module.hitUrl(hit))
+
+  const loading = state === 'loading' && open && !hits.length
   return (
-    <search className="navbar-search" data-context={context} data-state="not-loaded">
+    <search className="navbar-search" data-context={ctx} data-state={state}>
       <input
+        ref={input}
         id="docs-search"
         type="text"
         role="combobox"
         aria-label="Search the documentation"
-        aria-expanded="false"
+        aria-expanded={open}
         aria-controls="docs-search-listbox"
         aria-autocomplete="list"
+        aria-activedescendant={active >= 0 ? `docs-search-option-${active}` : undefined}
         autoComplete="off"
         placeholder="Search (Ctrl+K)"
+        value={query}
+        onFocus={startLoading}
+        onChange={(event) => void search(event.target.value)}
+        onKeyDown={onKeyDown}
+        onBlur={() => setTimeout(() => setOpen(false), 150)}
       />
-      <button type="button" className="navbar-search__clear" aria-label="Clear the search" hidden>
+      <button
+        type="button"
+        className="navbar-search__clear"
+        aria-label="Clear the search"
+        hidden={query === ''}
+        onClick={clear}
+      >
         ×
       </button>
-      <div className="navbar-search__panel" hidden>
-        <div id="docs-search-listbox" role="listbox" aria-label="Search suggestions" />
-        <p className="navbar-search__status" aria-live="polite" />
-        <a className="navbar-search__footer" href="/">
-          See all results
+      <div className="navbar-search__panel" hidden={!open}>
+        <div id="docs-search-listbox" role="listbox" aria-label="Search suggestions">
+          {module
+            ? hits.map((hit, i) => (
+                <div
+                  key={`${hit.u}#${hit.h}`}
+                  id={`docs-search-option-${i}`}
+                  role="option"
+                  aria-selected={i === active}
+                  data-url={module.hitUrl(hit)}
+                  tabIndex={-1}
+                  onMouseDown={(event) => {
+                    event.preventDefault()
+                    choose(hit)
+                  }}
+                >
+                  <span
+                    className="suggestion__title"
+                    dangerouslySetInnerHTML={{
+                      __html: module.markTerms(hit.s || hit.t, hit.terms),
+                    }}
+                  />
+                  <span
+                    className="suggestion__path"
+                    dangerouslySetInnerHTML={{
+                      __html: module.markTerms(
+                        [hit.b, hit.s ? hit.t : ''].filter(Boolean).join(' › '),
+                        hit.terms,
+                      ),
+                    }}
+                  />
+                  <span className="suggestion__type">{TYPE_LABELS[hit.type]}</span>
+                </div>
+              ))
+            : null}
+        </div>
+        <p className="navbar-search__status" aria-live="polite">
+          {loading ? 'Loading the search index…' : open && !hits.length ? 'No results' : ''}
+        </p>
+        <a
+          className="navbar-search__footer"
+          href={footer.href}
+          onMouseDown={(event) => event.preventDefault()}
+        >
+          {footer.text}
         </a>
       </div>
     </search>
   )
 }
-
-export const SearchBox = memo(SearchBoxMarkup, () => true)

@@ -92,8 +92,6 @@ export const startRouter = (site: SiteModel, first: PageModel | Omit<PageModel, 
       .querySelector('link[rel="canonical"]')
       ?.setAttribute('href', `${site.config.url}${page.route}`)
     current = page.route
-    const search = document.querySelector<HTMLElement>('.navbar-search')
-    if (search) search.dataset.context = page.route.slice(baseUrl.length).split('/')[0]
     setPageLocation({ route: page.route, sidebarId: page.sidebarId })
     applyStoredTabs(container)
     highlightTerms()

@@ -156,3 +156,23 @@ test('a version outside the base URL is a clear search error', async (t) => {
   )
   t.true(errors.some((message) => message.includes('does not start with the base URL')))
 })
+
+test('after client navigation to another guide, the search looks in that guide', async (t) => {
+  const { page } = await newPage(t)
+  await page.goto(url('/docs/hosting/'))
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true')
+  await page.locator('.navbar').getByRole('link', { name: 'Admin guide' }).click()
+  await page.waitForURL(/\/docs\/admin\/$/)
+  t.is(await page.locator('.navbar-search').getAttribute('data-context'), 'admin')
+  await page.locator('#docs-search').click()
+  await page.keyboard.type('users')
+  await page.waitForSelector(options)
+  t.is(
+    await page.locator('.navbar-search__footer').textContent(),
+    'See all results within "Admin guide"',
+  )
+  t.regex(
+    (await page.locator(options).first().locator('.suggestion__path').textContent()) ?? '',
+    /^Admin guide/,
+  )
+})
