@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
+import { build, transform } from 'esbuild'
 import type { SidebarItem, SiteAssets } from '../templates/model.ts'
 
 export const TEMPLATES_DIR = fileURLToPath(new URL('../templates/', import.meta.url))
@@ -90,7 +90,10 @@ export const writeAssets = async (
   baseUrl: string,
   dev: boolean,
 ): Promise<Omit<SiteAssets, 'sidebars'>> => {
-  const css = readFileSync(join(TEMPLATES_DIR, 'styles.css'), 'utf8')
+  const { code: css } = await transform(readFileSync(join(TEMPLATES_DIR, 'styles.css'), 'utf8'), {
+    loader: 'css',
+    minify: true,
+  })
   const cssFile = `assets/css/styles.${hashOf(css)}.css`
   mkdirSync(join(outBase, 'assets', 'css'), { recursive: true })
   writeFileSync(join(outBase, cssFile), css)

@@ -4,6 +4,7 @@
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { join, normalize, sep } from 'node:path'
+import { gzipSync } from 'node:zlib'
 import { lookup } from 'mrmime'
 
 export interface StaticOptions {
@@ -76,7 +77,7 @@ export const createStaticHandler = (options: StaticOptions) => {
       return
     }
     if (!path.endsWith('/') && isFile(file)) {
-      send(res, file, head)
+      send(req, res, file, head)
       return
     }
     if (isFile(join(file, 'index.html'))) {
@@ -84,26 +85,44 @@ export const createStaticHandler = (options: StaticOptions) => {
         redirect(res, `${url.pathname}/${url.search}`)
         return
       }
-      send(res, join(file, 'index.html'), head)
+      send(req, res, join(file, 'index.html'), head)
       return
     }
     notFound(res, head)
   }
 }
 
-const send = (res: ServerResponse, file: string, head: boolean) => {
-  const size = statSync(file).size
+const COMPRESSIBLE = /^(text\/|application\/(javascript|json|xml|manifest\+json)|image\/svg\+xml)/
+
+/** Gzipped bodies by file, kept while the file is unchanged (hashed assets never change). */
+const gzipped = new Map<string, { mtimeMs: number; body: Buffer }>()
+const gzipOf = (file: string, mtimeMs: number): Buffer => {
+  const cached = gzipped.get(file)
+  if (cached?.mtimeMs === mtimeMs) return cached.body
+  const body = gzipSync(readFileSync(file))
+  gzipped.set(file, { mtimeMs, body })
+  return body
+}
+
+const send = (req: IncomingMessage, res: ServerResponse, file: string, head: boolean) => {
+  const { size, mtimeMs } = statSync(file)
   const type = lookup(file) ?? 'application/octet-stream'
   const hashed = /\.[0-9A-Za-z]{8}\.\w+$/.test(file)
+  const compress =
+    COMPRESSIBLE.test(type) && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))
+  const body = compress ? gzipOf(file, mtimeMs) : undefined
   res.writeHead(200, {
     'content-type':
       type.startsWith('text/') || type.endsWith('javascript') || type.endsWith('json')
         ? `${type}; charset=utf-8`
         : type,
-    'content-length': size,
+    'content-length': body ? body.length : size,
     'cache-control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
     'x-content-type-options': 'nosniff',
+    vary: 'accept-encoding',
+    ...(body ? { 'content-encoding': 'gzip' } : {}),
   })
   if (head) res.end()
+  else if (body) res.end(body)
   else createReadStream(file).pipe(res)
 }

@@ -65,6 +65,15 @@ export function Html({
           />
         ))}
         <script type="module" src={site.assets.js} />
+        {page.sidebarId && site.assets.sidebars[page.sidebarId] ? (
+          // The sidebar island hydrates with these items: fetch them beside the script.
+          <link
+            rel="preload"
+            href={site.assets.sidebars[page.sidebarId]}
+            as="fetch"
+            crossOrigin="anonymous"
+          />
+        ) : null}
         {site.assets.preload.map((href) => (
           <link key={href} rel="modulepreload" href={href} />
         ))}

@@ -4,6 +4,7 @@
 // own events are understood as well. A grant is remembered in localStorage (`docs-consent`) so
 // later pages load the scripts at once. templates/ConsentScript.tsx queues early calls.
 import type { ScriptConfig, SiteConfig } from '../../cli/site-config.ts'
+import { storage } from '../storage.ts'
 
 export interface KeywardConsent {
   /** The visitor accepts these categories (all of them when omitted); others are refused. */
@@ -27,21 +28,11 @@ const STATISTICS = 'statistics'
 const CONSENT_EVENT = 'keyward:consent'
 const COOKIEBOT_EVENTS = ['CookiebotOnConsentReady', 'CookiebotOnAccept', 'CookiebotOnDecline']
 
-const remembered = (): boolean => {
-  try {
-    return localStorage.getItem(STORAGE_KEY) === STATISTICS
-  } catch {
-    return false
-  }
-}
+const remembered = (): boolean => storage.get(STORAGE_KEY) === STATISTICS
 
 const remember = (granted: boolean) => {
-  try {
-    if (granted) localStorage.setItem(STORAGE_KEY, STATISTICS)
-    else localStorage.removeItem(STORAGE_KEY)
-  } catch {
-    // Storage disabled: the answer lasts for this page only.
-  }
+  if (granted) storage.set(STORAGE_KEY, STATISTICS)
+  else storage.remove(STORAGE_KEY)
 }
 
 const injectScript = ({ src, attributes }: Pick<ScriptConfig, 'src' | 'attributes'>) => {

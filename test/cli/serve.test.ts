@@ -110,6 +110,13 @@ const checkNormalisation = async (t: import('ava').ExecutionContext, server: Run
   const asset = await get(server, css)
   t.is(asset.headers.get('cache-control'), 'public, max-age=31536000, immutable')
   t.is(asset.headers.get('content-type'), 'text/css; charset=utf-8')
+  // Text is gzipped for clients that accept it (fetch decompresses it again).
+  t.is(asset.headers.get('content-encoding'), 'gzip')
+  const text = await asset.text()
+  t.true(text.includes('--navbar-height'))
+  const plain = await get(server, css, { headers: { 'accept-encoding': 'identity' } })
+  t.is(plain.headers.get('content-encoding'), null)
+  t.is(await plain.text(), text)
 }
 
 test('dev server: .html, /index.html and missing slashes redirect; unmatched paths get the 404 page', async (t) => {
