@@ -174,7 +174,7 @@ test('the progress bar shows only when a navigation takes longer than 200 ms', a
   const cdp = await context.newCDPSession(page)
   await cdp.send('Network.emulateNetworkConditions', {
     offline: false,
-    latency: 900,
+    latency: 2000,
     downloadThroughput: 50_000,
     uploadThroughput: 50_000,
   })
@@ -192,6 +192,13 @@ test('the progress bar shows only when a navigation takes longer than 200 ms', a
   )
   t.true(progress.shownAt - clickedAt >= 200, `shown after ${progress.shownAt - clickedAt} ms`)
   t.is(progress.first, '0.08')
+  // It creeps forward every 800 ms while the page is still loading.
+  await page.waitForFunction(
+    () => Number(document.querySelector('.route-progress')?.getAttribute('aria-valuenow')) > 0.08,
+    null,
+    { timeout: 1500 },
+  )
+  t.true(await page.locator('.route-progress').isVisible())
   await page.waitForFunction(
     () => document.querySelector('h1')?.textContent === 'Big page 20',
     null,
@@ -200,7 +207,7 @@ test('the progress bar shows only when a navigation takes longer than 200 ms', a
     },
   )
   await page.waitForFunction(() => !document.querySelector('.route-progress'))
-  t.pass()
+  t.is(await page.locator('h1').textContent(), 'Big page 20', 'the bar goes once the page is in')
 })
 
 test('when the next page’s data cannot load, a warning is logged and the page loads in full', async (t) => {
