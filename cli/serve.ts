@@ -51,7 +51,11 @@ const openBrowser = (url: string) => {
 export const startServer = async (options: ServeOptions): Promise<RunningServer> => {
   const { site } = await resolveConfig({ root: options.root })
   const outDir = options.dir ?? mkdtempSync(join(tmpdir(), 'keyward-docs-'))
-  const handleStatic = createStaticHandler({ dir: outDir, baseUrl: site.baseUrl })
+  const handleStatic = createStaticHandler({
+    dir: outDir,
+    baseUrl: site.baseUrl,
+    compress: !!options.dir,
+  })
   const clients = new Set<ServerResponse>()
   const broadcast = (event: string, data: unknown) => {
     for (const client of clients) client.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)

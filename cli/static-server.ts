@@ -11,6 +11,9 @@ export interface StaticOptions {
   /** Output folder (holds `<baseUrl>` inside). */
   dir: string
   baseUrl: string
+  /** Gzip text for clients that accept it (the preview, like production; not the dev server,
+   * whose loopback responses change with every edit). */
+  compress?: boolean
 }
 
 const isFile = (path: string) => {
@@ -77,7 +80,7 @@ export const createStaticHandler = (options: StaticOptions) => {
       return
     }
     if (!path.endsWith('/') && isFile(file)) {
-      send(req, res, file, head)
+      send(req, res, file, head, !!options.compress)
       return
     }
     if (isFile(join(file, 'index.html'))) {
@@ -85,7 +88,7 @@ export const createStaticHandler = (options: StaticOptions) => {
         redirect(res, `${url.pathname}/${url.search}`)
         return
       }
-      send(req, res, join(file, 'index.html'), head)
+      send(req, res, join(file, 'index.html'), head, !!options.compress)
       return
     }
     notFound(res, head)
@@ -104,12 +107,20 @@ const gzipOf = (file: string, mtimeMs: number): Buffer => {
   return body
 }
 
-const send = (req: IncomingMessage, res: ServerResponse, file: string, head: boolean) => {
+const send = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  file: string,
+  head: boolean,
+  allowGzip: boolean,
+) => {
   const { size, mtimeMs } = statSync(file)
   const type = lookup(file) ?? 'application/octet-stream'
   const hashed = /\.[0-9A-Za-z]{8}\.\w+$/.test(file)
   const compress =
-    COMPRESSIBLE.test(type) && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))
+    allowGzip &&
+    COMPRESSIBLE.test(type) &&
+    /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))
   const body = compress ? gzipOf(file, mtimeMs) : undefined
   res.writeHead(200, {
     'content-type':

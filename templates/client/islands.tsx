@@ -40,13 +40,24 @@ class IslandBoundary extends Component<
 
 const roots = new Map<Element, Root>()
 
+const idle = () =>
+  new Promise<void>((resolve) =>
+    'requestIdleCallback' in window
+      ? requestIdleCallback(() => resolve(), { timeout: 1000 })
+      : setTimeout(resolve, 50),
+  )
+
 const hydrateIsland = async (el: HTMLElement, site: SiteModel): Promise<void> => {
   const name = el.dataset.island as IslandName
   const Island = COMPONENTS[name]
   if (!Island) throw new Error(`Unknown island "${name}"`)
   const props = JSON.parse(el.dataset.props ?? '{}')
-  // The sidebar's items come from its JSON file; hydrating needs them to match the HTML.
-  if (name === 'sidebar') await loadSidebar(site, props.sidebarId)
+  // The sidebar's items come from its JSON file; hydrating needs them to match the HTML. Its
+  // categories work natively meanwhile, so a long sidebar hydrates once the page is idle.
+  if (name === 'sidebar') {
+    await loadSidebar(site, props.sidebarId)
+    await idle()
+  }
   const serverHtml = el.innerHTML
   const onError = (error: unknown) => {
     console.error(

@@ -197,12 +197,17 @@ export const startRouter = (site: SiteModel, first: PageModel | Omit<PageModel, 
         })
       : undefined
   const observeLinks = (scope: ParentNode) => {
-    if (!visible) return
+    if (!visible || site.assets.devReload) return
     for (const anchor of scope.querySelectorAll<HTMLAnchorElement>('a[href]'))
       if (routeOf(new URL(anchor.href, location.href), baseUrl)) visible.observe(anchor)
   }
 
   history.scrollRestoration = 'manual'
   history.replaceState({ ...history.state, route: current } satisfies HistoryState, '')
-  observeLinks(document)
+  // Prefetching what is in view can wait until the page is idle. The dev server (it serves the
+  // live-reload client) skips it: every edit reloads the page and drops what was prefetched,
+  // and the prefetch requests would compete with the rebuild of the next edit.
+  if (site.assets.devReload) return
+  if ('requestIdleCallback' in window) requestIdleCallback(() => observeLinks(document))
+  else setTimeout(() => observeLinks(document), 200)
 }
