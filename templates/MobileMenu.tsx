@@ -31,8 +31,22 @@ export function MobileMenu({ page, onClose }: { page: PageLocation; onClose: () 
     }
   }, [onClose])
 
+  // A modal dialog: Escape closes it, and Tab cycles inside it.
   const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Escape') onClose()
+    if (event.key === 'Escape') return onClose()
+    if (event.key !== 'Tab') return
+    const focusable = [
+      ...event.currentTarget.querySelectorAll<HTMLElement>('a[href], button:not([disabled])'),
+    ]
+    const first = focusable[0]
+    const last = focusable.at(-1)
+    if (event.shiftKey && document.activeElement === first) {
+      last?.focus()
+      event.preventDefault()
+    } else if (!event.shiftKey && document.activeElement === last) {
+      first?.focus()
+      event.preventDefault()
+    }
   }
   const showSecondary = secondary && !!sidebar
   return (

@@ -30,8 +30,15 @@ const useHideOnScroll = (enabled: boolean, nav: RefObject<HTMLElement | null>): 
       else if (y < last) setHidden(false)
       last = y
     }
+    // Focus inside the navbar (Ctrl+K, Tab) brings it back.
+    const onFocus = () => setHidden(false)
+    const el = nav.current
     addEventListener('scroll', onScroll, { passive: true })
-    return () => removeEventListener('scroll', onScroll)
+    el?.addEventListener('focusin', onFocus)
+    return () => {
+      removeEventListener('scroll', onScroll)
+      el?.removeEventListener('focusin', onFocus)
+    }
   }, [enabled, nav])
   return hidden
 }
@@ -40,7 +47,10 @@ function VersionDropdown() {
   const { config } = useSite()
   const hydrated = useHydrated()
   const preferred = hydrated ? storage.get(PREFERRED_VERSION_KEY) : null
-  const current = config.versions.find((v) => v.name === preferred) ?? config.versions[0]
+  const known = config.versions.find((v) => v.name === preferred)
+  if (preferred && !known)
+    console.error(`Unknown docs version "${preferred}" in localStorage; showing the current one.`)
+  const current = known ?? config.versions[0]
   return (
     <Dropdown
       id="version-dropdown"

@@ -139,6 +139,15 @@ test('the navbar hides on scroll down only past its own height and returns on sc
   await page.mouse.wheel(0, -200)
   await page.waitForFunction(() => !document.querySelector('.navbar--hidden'))
   t.false(await hidden())
+  await page.mouse.wheel(0, 600)
+  await page.waitForFunction(() => document.querySelector('.navbar--hidden'))
+  await page.keyboard.press('Control+k')
+  await page.waitForFunction(() => !document.querySelector('.navbar--hidden'))
+  t.is(
+    await page.evaluate(() => document.activeElement?.id),
+    'docs-search',
+    'Ctrl+K brings it back',
+  )
 })
 
 test('dropdowns: the version and language menus work with the keyboard and the preferred version is remembered', async (t) => {
@@ -185,6 +194,13 @@ test('mobile: the menu shows the guide sidebar first, then the main menu, and cl
   t.is(await dialog.locator('.menu__link--active').textContent(), 'Second page')
   await dialog.getByRole('button', { name: '← Back to main menu' }).click()
   t.is(await dialog.locator('[data-panel="primary"] .menu__link').first().textContent(), 'Guide')
+  // Tab stays inside the dialog: from its last control back to its first.
+  const controls = dialog.locator('a[href], button:not([disabled])')
+  await controls.last().focus()
+  await page.keyboard.press('Tab')
+  t.true(await controls.first().evaluate((el) => el === document.activeElement))
+  await page.keyboard.press('Shift+Tab')
+  t.true(await controls.last().evaluate((el) => el === document.activeElement))
   await page.keyboard.press('Escape')
   t.is(await dialog.count(), 0)
   t.is(
