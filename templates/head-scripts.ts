@@ -30,6 +30,8 @@ const baseUrlScript = (baseUrl: string, route: string) =>
 
 export const headScripts = (config: SiteConfig, route: string): string =>
   [
+    // Styles for scripted widgets (tab panels, copy buttons) apply only when scripts run.
+    "document.documentElement.setAttribute('data-js','')",
     colorModeHeadScript(config.colorMode),
     config.announcementBar?.isCloseable ? announcementScript(config.announcementBar.id) : '',
     baseUrlScript(config.baseUrl, route),

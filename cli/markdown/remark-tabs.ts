@@ -39,7 +39,10 @@ export const tabSet = (node: ContainerDirective, ctx: StepContext): void => {
       ariaLabelledBy: tabId,
       dataValue: value,
       tabIndex: 0,
-      hidden: index > 0,
+      // Hidden by the stylesheet only once scripts run: without them every panel shows,
+      // headed by its label.
+      dataInactive: index > 0 ? '' : undefined,
+      dataLabel: text,
       className: ['tabs__panel'],
     })
     return {

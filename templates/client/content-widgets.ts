@@ -11,7 +11,7 @@ const selectTab = (tabs: Element, value: string) => {
     tab.tabIndex = selected ? 0 : -1
   }
   for (const panel of tabs.querySelectorAll<HTMLElement>(':scope > [role="tabpanel"]'))
-    panel.hidden = panel.dataset.value !== value
+    panel.toggleAttribute('data-inactive', panel.dataset.value !== value)
 }
 
 const hasTab = (tabs: Element, value: string) =>
