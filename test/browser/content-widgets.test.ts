@@ -2,20 +2,15 @@
 // remembered across pages) and copy buttons; without scripts every tab panel shows.
 import test from 'ava'
 import { closeBrowser, hydrated, newPage } from '../helpers/browser.ts'
-import { type ServedSite, serveSite } from '../helpers/docs-site.ts'
-import { Cleanups } from '../helpers/site.ts'
+import { type ServedSite, serveSitesForFile } from '../helpers/docs-site.ts'
 
-const cleanups = new Cleanups()
-let site: ServedSite
-
-test.before(async () => {
-  site = await serveSite(cleanups)
-})
-
-test.after.always(async () => {
-  await closeBrowser()
-  await cleanups.run()
-})
+const sites = serveSitesForFile(test, closeBrowser)
+const site: ServedSite = {
+  url: (path) => sites()[0].url(path),
+  get out() {
+    return sites()[0].out
+  },
+}
 
 test('tabs switch by click and keyboard, keep their group in step, and remember the choice', async (t) => {
   const { page } = await newPage(t)

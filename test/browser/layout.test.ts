@@ -3,24 +3,16 @@
 import test from 'ava'
 import type { Page } from 'playwright-core'
 import { closeBrowser, hydrated, newPage } from '../helpers/browser.ts'
-import { type ServedSite, serveSite } from '../helpers/docs-site.ts'
-import { Cleanups } from '../helpers/site.ts'
+import { serveSitesForFile } from '../helpers/docs-site.ts'
 
-const cleanups = new Cleanups()
-let site: ServedSite
-let systemSite: ServedSite
-
-test.before(async () => {
-  site = await serveSite(cleanups)
-  systemSite = await serveSite(cleanups, {
-    colorMode: { defaultMode: 'dark', respectPrefersColorScheme: true },
-  })
-})
-
-test.after.always(async () => {
-  await closeBrowser()
-  await cleanups.run()
-})
+const sites = serveSitesForFile(
+  test,
+  closeBrowser,
+  {},
+  { colorMode: { defaultMode: 'dark', respectPrefersColorScheme: true } },
+)
+const site = { url: (path: string) => sites()[0].url(path) }
+const systemSite = { url: (path: string) => sites()[1].url(path) }
 
 const theme = (page: Page) =>
   page.evaluate(() => [

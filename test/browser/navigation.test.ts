@@ -10,20 +10,15 @@ import test from 'ava'
 import type { Page } from 'playwright-core'
 import { createStaticHandler } from '../../cli/static-server.ts'
 import { closeBrowser, hydrated, newPage } from '../helpers/browser.ts'
-import { type ServedSite, serveSite } from '../helpers/docs-site.ts'
-import { Cleanups } from '../helpers/site.ts'
+import { type ServedSite, serveSitesForFile } from '../helpers/docs-site.ts'
 
-const cleanups = new Cleanups()
-let site: ServedSite
-
-test.before(async () => {
-  site = await serveSite(cleanups)
-})
-
-test.after.always(async () => {
-  await closeBrowser()
-  await cleanups.run()
-})
+const sites = serveSitesForFile(test, closeBrowser)
+const site: ServedSite = {
+  url: (path) => sites()[0].url(path),
+  get out() {
+    return sites()[0].out
+  },
+}
 
 /** Page-data and document requests the page makes from now on. */
 const recordRequests = (page: Page) => {

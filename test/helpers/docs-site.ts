@@ -3,7 +3,7 @@
 // pages linking to each other (client navigation).
 import { build } from '../../cli/build.ts'
 import { type RunningServer, startServer } from '../../cli/serve.ts'
-import { baseConfig, createSite, doc, type Teardown } from './site.ts'
+import { baseConfig, Cleanups, createSite, doc, type Teardown } from './site.ts'
 
 const paragraph =
   'Keyward keeps every secret encrypted on the clients. The server stores PGP messages, checks ' +
@@ -93,4 +93,26 @@ export const serveSite = async (
   })
   t.teardown(() => server.close())
   return { url: (path) => new URL(path, server.url).href, out: site.out }
+}
+
+/**
+ * Serves the site (built with each of `configs`) for all tests of a file: built before the
+ * first test, closed with the browser after the last. Returns the sites once the hook has run.
+ */
+export const serveSitesForFile = (
+  test: import('ava').TestFn,
+  closeBrowser: () => Promise<void>,
+  ...configs: object[]
+): (() => ServedSite[]) => {
+  const cleanups = new Cleanups()
+  const sites: ServedSite[] = []
+  test.before(async () => {
+    for (const config of configs.length ? configs : [{}])
+      sites.push(await serveSite(cleanups, config))
+  })
+  test.after.always(async () => {
+    await closeBrowser()
+    await cleanups.run()
+  })
+  return () => sites
 }
