@@ -172,9 +172,14 @@ test('dropdowns: the version and language menus work with the keyboard and the p
 })
 
 test('mobile: the menu shows the guide sidebar first, then the main menu, and closes on Escape and on a desktop-wide window', async (t) => {
-  const { page } = await newPage(t, { viewport: { width: 600, height: 900 } })
+  const { page } = await newPage(t, { viewport: { width: 997, height: 900 } })
   await page.goto(site.url('/docs/guide/second/'))
   await hydrated(page)
+  const menuButton = page.locator('.navbar__toggle')
+  t.false(await menuButton.isVisible(), 'desktop above 996 px')
+  await page.setViewportSize({ width: 996, height: 900 })
+  t.true(await menuButton.isVisible(), 'mobile at 996 px')
+  await page.setViewportSize({ width: 600, height: 900 })
   t.false(await page.locator('.navbar__items').first().isVisible())
   t.false(await page.locator('.doc-layout__sidebar').isVisible())
   const toggle = page.getByRole('button', { name: 'Open the navigation menu' })

@@ -187,6 +187,11 @@ test('the progress bar shows only when a navigation takes longer than 200 ms', a
   )
   t.true(progress.shownAt - clickedAt >= 200, `shown after ${progress.shownAt - clickedAt} ms`)
   t.is(progress.first, '0.08')
+  t.regex(
+    (await page.locator('.route-progress').getAttribute('style')) ?? '',
+    /transition: transform 200ms/,
+    'moves in 200 ms steps',
+  )
   // It creeps forward every 800 ms while the page is still loading.
   await page.waitForFunction(
     () => Number(document.querySelector('.route-progress')?.getAttribute('aria-valuenow')) > 0.08,
