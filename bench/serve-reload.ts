@@ -54,6 +54,12 @@ try {
     if (!(await page.content()).includes(marker))
       throw new Error(`edit ${i} did not reach the page`)
     times.push(elapsed)
+    // An author saves again seconds later, not while the page is still starting up: let it
+    // finish (load, hydration, idle work) before the next save.
+    await page.waitForFunction(() => document.readyState === 'complete')
+    await page.evaluate(
+      () => new Promise<void>((resolve) => requestIdleCallback(() => resolve(), { timeout: 2000 })),
+    )
   }
   writeFileSync(file, original)
   await reader.cancel()
