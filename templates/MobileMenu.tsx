@@ -23,6 +23,8 @@ export function MobileMenu({ page, onClose }: { page: PageLocation; onClose: () 
     const desktop = matchMedia(DESKTOP_QUERY)
     const onChange = () => desktop.matches && onClose()
     desktop.addEventListener('change', onChange)
+    // The window may have turned desktop-wide before this effect ran.
+    onChange()
     const overflow = document.body.style.overflow
     document.body.style.overflow = 'hidden'
     return () => {
