@@ -7,17 +7,15 @@ import type { IslandName } from './island-names.ts'
 export function Island<P extends object>({
   name,
   props,
-  className,
   children,
 }: {
   name: IslandName
   /** What the browser hydrates the island with: the props the children were rendered with. */
   props: P
-  className?: string
   children: ReactNode
 }) {
   return (
-    <div className={className} data-island={name} data-props={JSON.stringify(props)}>
+    <div data-island={name} data-props={JSON.stringify(props)}>
       {children}
     </div>
   )

@@ -80,12 +80,14 @@ export function SearchBox({ context }: { context: string }) {
     setQuery(value)
     setActive(-1)
     const q = value.trim()
+    // Every change gets a ticket, so an answer to an older query (even one typed before the
+    // box was cleared) is never shown.
+    const ticket = ++asked.current
     if (!q) {
       setHits([])
       setOpen(false)
       return
     }
-    const ticket = ++asked.current
     const client = await clientFor(ctx)
     if (client.state !== 'done') {
       setState('loading')

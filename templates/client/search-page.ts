@@ -60,12 +60,13 @@ export const initSearchPage = (page: HTMLElement) => {
     if (q) url.searchParams.set('q', q)
     else url.searchParams.delete('q')
     history.replaceState(history.state, '', url)
+    // A cleared box also gets a ticket, so an older query's answer never fills it.
+    const ticket = ++asked
     if (!q) {
       status.textContent = ''
       results.innerHTML = ''
       return
     }
-    const ticket = ++asked
     if (client.state !== 'done') status.textContent = 'Loading the search index…'
     const { hits } = await client.query(q, 1000)
     if (ticket === asked) render(q, hits)

@@ -176,3 +176,24 @@ test('after client navigation to another guide, the search looks in that guide',
     /^Admin guide/,
   )
 })
+
+test('an answer to a query cleared before the index loaded is not shown', async (t) => {
+  const { page } = await newPage(t)
+  // Slow the index so the first query is still pending when the box is cleared.
+  await page.route('**/assets/search/**', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 600))
+    await route.continue()
+  })
+  await page.goto(url('/docs/hosting/'))
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true')
+  await page.locator('#docs-search').click()
+  await page.keyboard.type('postgres')
+  await page.keyboard.press('Control+a')
+  await page.keyboard.press('Backspace')
+  await page.waitForFunction(
+    () => document.querySelector('.navbar-search')?.getAttribute('data-state') === 'done',
+  )
+  await page.waitForTimeout(200)
+  t.is(await page.locator(options).count(), 0)
+  t.is(await page.locator('#docs-search').getAttribute('aria-expanded'), 'false')
+})
