@@ -202,8 +202,24 @@ export const startRouter = (site: SiteModel, first: PageModel | Omit<PageModel, 
       if (routeOf(new URL(anchor.href, location.href), baseUrl)) visible.observe(anchor)
   }
 
+  // The router restores scroll positions itself, also after a reload or a full-page back.
   history.scrollRestoration = 'manual'
+  const arrival = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming)
+    ?.type
+  const savedY = (history.state as HistoryState | null)?.scrollY
   history.replaceState({ ...history.state, route: current } satisfies HistoryState, '')
+  if (savedY !== undefined && (arrival === 'reload' || arrival === 'back_forward'))
+    scrollToY(savedY, false)
+  // Saved as the reader stops scrolling: a state change while the page unloads does not stick.
+  let scrollTimer: ReturnType<typeof setTimeout> | undefined
+  addEventListener(
+    'scroll',
+    () => {
+      clearTimeout(scrollTimer)
+      scrollTimer = setTimeout(saveScroll, 200)
+    },
+    { passive: true },
+  )
   // Prefetching what is in view can wait until the page is idle. The dev server (it serves the
   // live-reload client) skips it: every edit reloads the page and drops what was prefetched,
   // and the prefetch requests would compete with the rebuild of the next edit.

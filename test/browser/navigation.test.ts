@@ -67,6 +67,19 @@ test('a link inside the site swaps the page without a reload: title, sidebar, fo
   t.deepEqual(errors, [])
 })
 
+test('a reload keeps the scroll position', async (t) => {
+  const { page } = await newPage(t)
+  await page.goto(site.url('/docs/guide/'))
+  await hydrated(page)
+  await page.evaluate(() => window.scrollTo(0, 1234))
+  await page.waitForTimeout(400) // the reader stops scrolling, then reloads
+  await page.reload()
+  await hydrated(page)
+  t.is(await page.evaluate(() => scrollY), 1234)
+  await page.goto(site.url('/docs/guide/second/'))
+  t.is(await page.evaluate(() => scrollY), 0, 'a new visit starts at the top')
+})
+
 test('anchors: a link to another page’s heading lands on it; an in-page anchor scrolls and enters history', async (t) => {
   const { page } = await newPage(t)
   await page.goto(site.url('/docs/guide/second/'))
