@@ -5,7 +5,7 @@
 // shows the progress bar; one whose data cannot load becomes a full page load.
 import { createElement } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
-import type { PageModel, SiteModel } from '../model.ts'
+import type { ClientPage, PageModel, SiteModel } from '../model.ts'
 import { pageTitle } from '../page-title.ts'
 import { setPageLocation } from '../route-store.ts'
 import { loadSidebar } from '../sidebar-data.ts'
@@ -39,7 +39,7 @@ const dataIsScarce = () => {
   return !!connection && (!!connection.saveData || /2g/.test(connection.effectiveType ?? ''))
 }
 
-export const startRouter = (site: SiteModel, first: PageModel | Omit<PageModel, 'html'>) => {
+export const startRouter = (site: SiteModel, first: ClientPage) => {
   const { baseUrl } = site.config
   const pages = new Map<string, Promise<PageModel>>()
   const prefetched = new Set<string>()
