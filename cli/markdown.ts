@@ -12,6 +12,7 @@ import type { ReferenceResolver } from './markdown/data.ts'
 import { normalizeDirectiveTitles } from './markdown/directive-titles.ts'
 import rehypeCode from './markdown/rehype-code.ts'
 import rehypeHeadings from './markdown/rehype-headings.ts'
+import rehypeIslands from './markdown/rehype-islands.ts'
 import rehypeSections from './markdown/rehype-sections.ts'
 import remarkKeyward from './markdown/remark-keyward.ts'
 
@@ -30,6 +31,7 @@ export const createProcessor = (options: ProcessorOptions) =>
     .use(rehypeHeadings)
     .use(rehypeSections)
     .use(rehypeCode)
+    .use(rehypeIslands)
     .freeze()
 
 export type MarkdownProcessor = ReturnType<typeof createProcessor>

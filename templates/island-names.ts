@@ -1,2 +1,10 @@
 // The islands a page may hold; the browser keeps one component per name.
-export type IslandName = 'navbar' | 'announcement' | 'sidebar' | 'toc' | 'search'
+export type IslandName =
+  | 'navbar'
+  | 'announcement'
+  | 'sidebar'
+  | 'toc'
+  | 'search'
+  /** In Markdown content (cli/markdown/rehype-islands.ts). */
+  | 'tabs'
+  | 'copy'

@@ -4,6 +4,7 @@
 import { Component, type ComponentType, type ReactNode } from 'react'
 import { hydrateRoot, type Root } from 'react-dom/client'
 import { AnnouncementBar } from '../AnnouncementBar.tsx'
+import { CopyButton } from '../CopyButton.tsx'
 import type { IslandName } from '../island-names.ts'
 import type { SiteModel } from '../model.ts'
 import { Navbar } from '../Navbar.tsx'
@@ -11,6 +12,7 @@ import { SearchPageLoader } from '../SearchPageLoader.tsx'
 import { Sidebar } from '../Sidebar.tsx'
 import { SiteContext } from '../SiteContext.tsx'
 import { loadSidebar } from '../sidebar-data.ts'
+import { TabList } from '../TabList.tsx'
 import { TableOfContents } from '../TableOfContents.tsx'
 
 // biome-ignore lint/suspicious/noExplicitAny: each island declares its own props
@@ -20,6 +22,8 @@ const COMPONENTS: Record<IslandName, ComponentType<any>> = {
   sidebar: Sidebar,
   toc: TableOfContents,
   search: SearchPageLoader,
+  tabs: TabList,
+  copy: CopyButton,
 }
 
 class IslandBoundary extends Component<

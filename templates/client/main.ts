@@ -1,8 +1,8 @@
-// The page's script: hydrates the islands, starts client navigation, and wires the content
-// widgets and the consent gate.
+// The page's script: hydrates the islands, starts client navigation, highlights search terms
+// and installs the consent gate.
 import type { SiteModel } from '../model.ts'
 import { initConsent } from './consent.ts'
-import { applyStoredTabs, highlightTerms, initContentWidgets } from './content-widgets.ts'
+import { highlightTerms } from './highlight.ts'
 import { hydrateIslands } from './islands.tsx'
 import { startRouter } from './router.ts'
 import { clientData } from './site-data.ts'
@@ -11,8 +11,6 @@ const data = clientData()
 const site: SiteModel = { config: data.config, assets: data.assets, sidebars: {} }
 
 initConsent(data.config)
-initContentWidgets()
-applyStoredTabs(document)
 highlightTerms()
 
 // `data-hydrated` tells tests and benchmarks the islands are live: hydrated, and their effects

@@ -9,8 +9,8 @@ import type { ClientPage, PageModel, SiteModel } from '../model.ts'
 import { pageTitle } from '../page-title.ts'
 import { setPageLocation } from '../route-store.ts'
 import { loadSidebar } from '../sidebar-data.ts'
-import { applyStoredTabs, highlightTerms } from './content-widgets.ts'
-import { unmountIslands } from './islands.tsx'
+import { highlightTerms } from './highlight.ts'
+import { hydrateIslands, unmountIslands } from './islands.tsx'
 import { setNavigator } from './navigation.ts'
 import { PageRoot } from './PageRoot.tsx'
 import { doneProgress, startProgress } from './progress.ts'
@@ -75,8 +75,10 @@ export const startRouter = (site: SiteModel, first: ClientPage) => {
 
   const render = (page: PageModel) => {
     const container = document.getElementById('page-root')!
+    // The islands hydrated so far (all of them on the first navigation, then those of the
+    // previous page's content) go with the content they live in.
+    unmountIslands(container)
     if (!root) {
-      unmountIslands(container)
       container.textContent = ''
       root = createRoot(container)
     }
@@ -93,7 +95,10 @@ export const startRouter = (site: SiteModel, first: ClientPage) => {
       ?.setAttribute('href', `${site.config.url}${page.route}`)
     current = page.route
     setPageLocation({ route: page.route, sidebarId: page.sidebarId })
-    applyStoredTabs(container)
+    // The content is HTML from the build: its islands (tab lists, copy buttons) hydrate as on
+    // a first load.
+    const content = container.querySelector('.markdown')
+    if (content) void hydrateIslands(content, site)
     highlightTerms()
     observeLinks(container)
   }

@@ -1,0 +1,33 @@
+// The copy button of a code block (an island): copies the block's code and says so for 2 s.
+import { useEffect, useRef, useState } from 'react'
+
+export function CopyButton() {
+  const [label, setLabel] = useState('Copy')
+  const button = useRef<HTMLButtonElement>(null)
+  useEffect(() => {
+    if (label === 'Copy') return
+    const timer = setTimeout(() => setLabel('Copy'), 2000)
+    return () => clearTimeout(timer)
+  }, [label])
+  const copy = async () => {
+    const code = button.current?.closest('.code-block')?.querySelector('code')
+    try {
+      await navigator.clipboard.writeText(code?.textContent ?? '')
+      setLabel('Copied')
+    } catch {
+      setLabel('Copy failed')
+    }
+  }
+  return (
+    <button
+      ref={button}
+      type="button"
+      className="copy-button"
+      aria-label="Copy code to clipboard"
+      title="Copy"
+      onClick={() => void copy()}
+    >
+      {label}
+    </button>
+  )
+}
