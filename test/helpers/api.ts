@@ -11,6 +11,7 @@ import { definePlugin, type Plugin } from '../../api/plugin.ts'
 import { listen } from '../../api/server.ts'
 import { plugins as allPlugins } from '../../plugins/index.ts'
 import { createTestDatabase } from './database.ts'
+import { readResponse } from './response.ts'
 
 export const JWT_KEY = {
   privatePath: fileURLToPath(new URL('../fixtures/jwt/jwt.key', import.meta.url)),
@@ -119,15 +120,7 @@ export const startTestApi = async (
           [headers.get('cookie'), 'csrfToken=test-csrf-token'].filter(Boolean).join('; '),
         )
       }
-      const response = await fetch(`${running.url}${path}`, { ...rest, headers })
-      const text = await response.text()
-      let json: unknown
-      try {
-        json = JSON.parse(text)
-      } catch {
-        json = undefined
-      }
-      return { status: response.status, headers: response.headers, json, text }
+      return readResponse(await fetch(`${running.url}${path}`, { ...rest, headers }))
     },
   }
 }

@@ -1,6 +1,7 @@
 // A client that behaves like the official browser extension over real HTTP: it keeps cookies,
 // sends X-CSRF-Token from the csrfToken cookie, and speaks GPGAuth with real OpenPGP keys.
 import * as openpgp from 'openpgp'
+import { readResponse } from './response.ts'
 
 export class TestClient {
   readonly cookies = new Map<string, string>()
@@ -27,19 +28,11 @@ export class TestClient {
     if (csrf && token && !headers.has('x-csrf-token')) headers.set('x-csrf-token', token)
     const response = await fetch(`${this.baseUrl}${path}`, { ...rest, headers, redirect: 'manual' })
     this.remember(response)
-    const text = await response.text()
-    let json: unknown
-    try {
-      json = JSON.parse(text)
-    } catch {
-      json = undefined
-    }
+    const { json, ...read } = await readResponse(response)
     return {
-      status: response.status,
-      headers: response.headers,
+      ...read,
       // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON the server answered
       json: json as any,
-      text,
       setCookies: response.headers.getSetCookie(),
     }
   }
