@@ -30,16 +30,7 @@ export function Html({
   const { config } = site
   const title = pageTitle(config, page)
   return (
-    <html
-      lang={config.locales.default}
-      data-theme={config.colorMode.defaultMode}
-      dir="ltr"
-      data-base-url={config.baseUrl}
-      data-search-worker={site.assets.searchWorker}
-      data-search-contexts={JSON.stringify(
-        Object.fromEntries(config.guides.map((g) => [g.id, g.label])),
-      )}
-    >
+    <html lang={config.locales.default} data-theme={config.colorMode.defaultMode} dir="ltr">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -1,6 +1,7 @@
 // Main-thread side of search: one worker per search context, loaded on demand (not loaded ->
 // loading -> done); queries asked while loading are answered once the index is in.
 import type { Hit, WorkerRequest, WorkerResponse } from './search-worker.ts'
+import { clientData } from './site-data.ts'
 
 export type { Hit }
 export type LoadState = 'not-loaded' | 'loading' | 'done'
@@ -13,13 +14,14 @@ export interface SearchSettings {
   contexts: Record<string, string>
 }
 
+/** The search settings of this site, from the page's client data. */
 export const readSettings = (): SearchSettings => {
-  const root = document.documentElement.dataset
+  const { config, assets } = clientData()
   return {
-    baseUrl: root.baseUrl ?? '/',
-    workerUrl: root.searchWorker ?? '',
-    manifestUrl: `${root.baseUrl ?? '/'}search-manifest.json`,
-    contexts: JSON.parse(root.searchContexts ?? '{}'),
+    baseUrl: config.baseUrl,
+    workerUrl: assets.searchWorker,
+    manifestUrl: `${config.baseUrl}search-manifest.json`,
+    contexts: Object.fromEntries(config.guides.map((guide) => [guide.id, guide.label])),
   }
 }
 
