@@ -4,6 +4,7 @@
 // Cmd+K focuses the box); when the page is idle, the code is fetched ahead.
 import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react'
 import type { Hit, LoadState, SearchClient } from './client/search-client.ts'
+import { whenIdle } from './idle.ts'
 import { useSite } from './SiteContext.tsx'
 import { MAX_SUGGESTIONS } from './search/options.ts'
 
@@ -34,8 +35,11 @@ export function SearchBox({ context }: { context: string }) {
   const known = config.guides.find((guide) => guide.id === context)
   const ctx = known ? context : 'all'
 
+  // The search code, kept for rendering hits (they only exist once it has loaded).
+  const [module, setModule] = useState<SearchModule>()
   const clientFor = useCallback(async (id: string) => {
     const module = await loadSearchModule()
+    setModule(module)
     let client = clients.current.get(id)
     if (!client) {
       client = new module.SearchClient(module.readSettings(), id)
@@ -60,12 +64,10 @@ export function SearchBox({ context }: { context: string }) {
       link.href = assets.searchWorker
       document.head.append(link)
     }
-    const idle = 'requestIdleCallback' in window
-    const handle = idle ? requestIdleCallback(warm, { timeout: 3000 }) : setTimeout(warm, 1500)
+    const cancelWarm = whenIdle(warm, { timeout: 3000, fallbackDelay: 1500 })
     return () => {
       document.removeEventListener('keydown', onKey)
-      if (idle) cancelIdleCallback(handle as number)
-      else clearTimeout(handle)
+      cancelWarm()
     }
   }, [assets.searchWorker])
 
@@ -148,10 +150,6 @@ export function SearchBox({ context }: { context: string }) {
     event.preventDefault()
   }
 
-  const [module, setModule] = useState<SearchModule>()
-  useEffect(() => {
-    if (hits.length && !module) void loadSearchModule().then(setModule)
-  }, [hits, module])
   const choose = (hit: Hit) => module && go(module.hitUrl(hit))
 
   const loading = state === 'loading' && open && !hits.length

@@ -5,6 +5,7 @@ import { Component, type ComponentType, type ReactNode } from 'react'
 import { hydrateRoot, type Root } from 'react-dom/client'
 import { AnnouncementBar } from '../AnnouncementBar.tsx'
 import { CopyButton } from '../CopyButton.tsx'
+import { whenIdle } from '../idle.ts'
 import type { IslandName } from '../island-names.ts'
 import type { SiteModel } from '../model.ts'
 import { Navbar } from '../Navbar.tsx'
@@ -45,11 +46,7 @@ class IslandBoundary extends Component<
 const roots = new Map<Element, Root>()
 
 const idle = () =>
-  new Promise<void>((resolve) =>
-    'requestIdleCallback' in window
-      ? requestIdleCallback(() => resolve(), { timeout: 1000 })
-      : setTimeout(resolve, 50),
-  )
+  new Promise<void>((resolve) => whenIdle(resolve, { timeout: 1000, fallbackDelay: 50 }))
 
 const hydrateIsland = async (el: HTMLElement, site: SiteModel): Promise<void> => {
   const name = el.dataset.island as IslandName

@@ -5,6 +5,7 @@
 // shows the progress bar; one whose data cannot load becomes a full page load.
 import { createElement } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
+import { whenIdle } from '../idle.ts'
 import type { ClientPage, PageModel, SiteModel } from '../model.ts'
 import { pageTitle } from '../page-title.ts'
 import { setPageLocation } from '../route-store.ts'
@@ -189,8 +190,11 @@ export const startRouter = (site: SiteModel, first: ClientPage) => {
   document.addEventListener('touchstart', onIntent, { passive: true })
   document.addEventListener('focusin', onIntent)
 
+  // Links coming into view are prefetched, except on the dev server (it serves the live-reload
+  // client): every edit reloads the page and drops what was prefetched, and the requests would
+  // compete with the rebuild of the next edit.
   const visible =
-    'IntersectionObserver' in window
+    'IntersectionObserver' in window && !site.assets.devReload
       ? new IntersectionObserver((entries) => {
           for (const entry of entries) {
             if (!entry.isIntersecting) continue
@@ -202,7 +206,7 @@ export const startRouter = (site: SiteModel, first: ClientPage) => {
         })
       : undefined
   const observeLinks = (scope: ParentNode) => {
-    if (!visible || site.assets.devReload) return
+    if (!visible) return
     for (const anchor of scope.querySelectorAll<HTMLAnchorElement>('a[href]'))
       if (routeOf(new URL(anchor.href, location.href), baseUrl)) visible.observe(anchor)
   }
@@ -225,10 +229,6 @@ export const startRouter = (site: SiteModel, first: ClientPage) => {
     },
     { passive: true },
   )
-  // Prefetching what is in view can wait until the page is idle. The dev server (it serves the
-  // live-reload client) skips it: every edit reloads the page and drops what was prefetched,
-  // and the prefetch requests would compete with the rebuild of the next edit.
-  if (site.assets.devReload) return
-  if ('requestIdleCallback' in window) requestIdleCallback(() => observeLinks(document))
-  else setTimeout(() => observeLinks(document), 200)
+  // Watching the page's links can wait until the page is idle.
+  whenIdle(() => observeLinks(document), { fallbackDelay: 200 })
 }
