@@ -28,7 +28,7 @@ const COMPONENTS: Record<IslandName, ComponentType<any>> = {
 }
 
 class IslandBoundary extends Component<
-  { name: string; onError: (error: unknown) => void; children: ReactNode },
+  { onError: (error: unknown) => void; children: ReactNode },
   { failed: boolean }
 > {
   state = { failed: false }
@@ -77,7 +77,7 @@ const hydrateIsland = async (el: HTMLElement, site: SiteModel): Promise<void> =>
     hydrateRoot(
       el,
       <SiteContext.Provider value={site}>
-        <IslandBoundary name={name} onError={onError}>
+        <IslandBoundary onError={onError}>
           <Island {...props} />
         </IslandBoundary>
       </SiteContext.Provider>,
