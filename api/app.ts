@@ -6,7 +6,8 @@ import type { ServerConfig } from './config.ts'
 import { type Database, openDatabase } from './database.ts'
 import { createMailer, type Mailer } from './mailer.ts'
 import { createOrm, migrate } from './orm.ts'
-import { assemblePlugins, type Plugin } from './plugin.ts'
+import type { Plugin } from './plugin.ts'
+import { assemblePlugins } from './plugin-loader.ts'
 import { loadServerKey, type ServerKey } from './server-key.ts'
 
 export interface AppContext {
@@ -18,7 +19,7 @@ export interface AppContext {
   /** Enabled plugins, dependencies first. */
   plugins: readonly Plugin[]
   mailer: Mailer
-  /** What plugins keep for the life of the process (keys, caches), by plugin name. */
+  /** What plugins keep for the life of the process (keys, caches): use `pluginState()`. */
   pluginState: Map<string, unknown>
 }
 

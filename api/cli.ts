@@ -1,12 +1,13 @@
-// The `api` command line: start, migrate, openapi, healthcheck.
+// The `api` command line: start, migrate, openapi, and the commands plugins add.
 import { Command, InvalidArgumentError } from 'commander'
 import { plugins as availablePlugins } from '../plugins/index.ts'
-import { type AppContext, bootApp, createLogger, shutdownApp } from './app.ts'
+import { bootApp, createLogger, shutdownApp } from './app.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { openDatabase } from './database.ts'
 import { buildOpenApi } from './openapi.ts'
 import { createOrm, migrate } from './orm.ts'
-import { assemblePlugins, PluginError } from './plugin.ts'
+import type { WithApp } from './plugin.ts'
+import { assemblePlugins, PluginError } from './plugin-loader.ts'
 import { listen } from './server.ts'
 import { ServerKeyError } from './server-key.ts'
 
@@ -66,29 +67,6 @@ const runMigrations = async () => {
   }
 }
 
-const healthcheck = async () => {
-  const config = loadConfig()
-  const { runChecks } = await import('../plugins/healthcheck/index.ts')
-  const app = await bootApp({
-    config,
-    plugins: availablePlugins,
-    migrate: false,
-    logger: createLogger({ logLevel: 'warn' }),
-  })
-  try {
-    const checks = await runChecks(app)
-    for (const check of checks)
-      console.log(
-        `${check.ok ? 'ok  ' : check.level === 'error' ? 'FAIL' : 'warn'} ${check.domain}.${check.name}: ${check.description}`,
-      )
-    const failed = checks.filter((check) => !check.ok && check.level === 'error')
-    console.log(failed.length ? `${failed.length} check(s) failed` : 'all checks passed')
-    process.exitCode = failed.length ? 1 : 0
-  } finally {
-    await shutdownApp(app)
-  }
-}
-
 export const createProgram = () => {
   const program = new Command('api')
     .description('The Keyward API server (passbolt API v5 compatible).')
@@ -113,15 +91,12 @@ export const createProgram = () => {
         ),
       )
     })
-  program
-    .command('healthcheck')
-    .description("run the server's checks; exits 1 when one fails")
-    .action(healthcheck)
-  const withApp = async <T>(work: (app: AppContext) => Promise<T>): Promise<T> => {
+  const withApp: WithApp = async (work, options = {}) => {
     const config = loadConfig()
     const app = await bootApp({
       config,
       plugins: availablePlugins,
+      migrate: options.migrate,
       logger: createLogger({ logLevel: 'warn' }),
     })
     try {

@@ -46,8 +46,12 @@ export const configSchema = z.strictObject({
   /** PEM files of the JWT signing key pair (RSA 4096); generated under `<dataDir>/jwt/` when absent. */
   jwtPrivateKey: z.string().min(1).optional(),
   jwtPublicKey: z.string().min(1).optional(),
-  /** Attempts per minute on the sign-in, JWT, MFA and setup routes, per client address and per account. */
+  /** Failed attempts a minute on the sign-in, JWT, MFA and setup routes, per account. */
   authRateLimit: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** Failed attempts a minute on those routes per client address, whatever the account. */
+  authRateLimitPerAddress: z.coerce.number().int().min(1).max(1_000_000).default(300),
+  /** Seconds a client has to send a whole request (headers and body); slower ones are cut off. */
+  requestTimeout: z.coerce.number().int().min(1).max(3600).default(30),
   /** Failed one-time passwords allowed since the last sign-in before the user is signed out. */
   mfaMaxAttempts: z.coerce.number().int().min(1).max(100).default(4),
 })
@@ -76,6 +80,8 @@ export const ENV: Record<keyof z.input<typeof configSchema>, string> = {
   jwtPrivateKey: 'KEYWARD_JWT_PRIVATE_KEY',
   jwtPublicKey: 'KEYWARD_JWT_PUBLIC_KEY',
   authRateLimit: 'KEYWARD_AUTH_RATE_LIMIT',
+  authRateLimitPerAddress: 'KEYWARD_AUTH_RATE_LIMIT_PER_ADDRESS',
+  requestTimeout: 'KEYWARD_REQUEST_TIMEOUT',
   mfaMaxAttempts: 'KEYWARD_MFA_MAX_ATTEMPTS',
 }
 

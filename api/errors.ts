@@ -1,7 +1,7 @@
 // The error catalogue: typed HTTP errors whose message and body reach the client in the
 // passbolt envelope. Anything else thrown is a 500 with a generic message.
 
-/** Messages the official clients know, word for word (fact sheet §2.4). */
+/** Messages the official clients know, word for word. */
 export const messages = {
   authenticationRequired: 'Authentication is required to continue',
   adminOnly: 'Access restricted to administrators.',
@@ -14,6 +14,9 @@ export const messages = {
   emptyBody: 'The request data can not be empty.',
   apiV1: 'API v1 support is deprecated in this version.',
   validation: 'Could not validate the request data.',
+  concurrentChange: 'The data was changed by another request at the same time. Please try again.',
+  jwtRouteRefused: (route: string) =>
+    `The route ${route} is not permitted with JWT authentication.`,
   modelNotFound: (model: string) => `The ${model} does not exist.`,
   invalidUuid: (model: string) => `The ${model} identifier should be a valid UUID.`,
 } as const

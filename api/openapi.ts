@@ -55,11 +55,12 @@ const parameters = (route: Route) => {
     for (const [name, property] of Object.entries(schema.properties ?? {}))
       list.push({ name, in: 'path', required: true, schema: property })
   }
-  for (const name of route.query?.contain ?? [])
+  for (const [name, spec] of Object.entries(route.query?.contain ?? {}))
     list.push({
       name: `contain[${name}]`,
       in: 'query',
       required: false,
+      ...(spec.default ? { description: 'on unless 0' } : {}),
       schema: { type: 'string', enum: ['0', '1'] },
     })
   for (const [name, kind] of Object.entries(route.query?.filter ?? {}))
@@ -101,9 +102,15 @@ const operation = (plugin: Plugin, route: Route) => {
     responses['401'] = errorResponse('Authentication is required to continue')
   if (route.auth === 'admin')
     responses['403'] = errorResponse('Access restricted to administrators.')
+  if (route.permission !== 'none')
+    for (const status of route.permission.refusals)
+      responses[String(status)] ??= errorResponse(
+        `Refused unless the caller has ${route.permission.description}`,
+      )
   return {
     operationId: route.action,
     summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
     tags: [plugin.name],
     security: route.auth === 'public' ? [] : [{ gpgAuth: [] }, { jwt: [] }],
     parameters: parameters(route),

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto'
 import { defineEntity, type EntitySchema } from '@mikro-orm/core'
 import { Migrator } from '@mikro-orm/migrations'
-import { MikroORM, PostgreSqlDriver } from '@mikro-orm/postgresql'
+import { type EntityManager, type Knex, MikroORM, PostgreSqlDriver } from '@mikro-orm/postgresql'
 import type { Logger } from 'pino'
 import { migrationsList } from './migrations/index.ts'
 
@@ -30,6 +30,23 @@ export type AnyEntitySchema = EntitySchema<any, any>
  */
 export const toDate = (value: unknown): Date | null =>
   value === null || value === undefined ? null : new Date(value as string)
+
+/**
+ * Rows of a query built with the query builder and run by `em`, so inside its transaction when
+ * it has one (a query run on the bare connection would escape it).
+ */
+export const selectRows = <T>(
+  em: EntityManager,
+  build: (knex: Knex) => Knex.QueryBuilder,
+): Promise<T[]> => em.execute<T[]>(build(em.getKnex()) as never)
+
+/** Calls `listener` for every SQL statement the ORM sends, transactions included. */
+export const onQuery = (orm: MikroORM, listener: (sql: string) => void): (() => void) => {
+  const knex = orm.em.getKnex()
+  const handler = (query: { sql: string }) => listener(query.sql)
+  knex.on('query', handler)
+  return () => knex.off('query', handler)
+}
 
 export interface OrmOptions {
   url: string

@@ -1,6 +1,5 @@
-// The plugin contract and the loader: a plugin declares its routes, entities and settings
-// flags; `assemblePlugins` orders the enabled ones by dependency and refuses bad sets.
-
+// The plugin contract: what a plugin declares (routes, entities, settings flags, hooks) and the
+// shape of a route, which the pipeline, the OpenAPI document and the loader all read.
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { Command } from 'commander'
 import type { z } from 'zod'
@@ -30,6 +29,8 @@ export interface RequestContext {
   ip: string
   /** Whether the request came over TLS (for cookie `Secure`). */
   secure: boolean
+  /** The request's one EntityManager, forked by the core when the request arrives. */
+  em: EntityManager
   /** Per-request state shared by the core and plugins. */
   state: Record<string, unknown>
   /** Sets a response header. */
@@ -48,19 +49,21 @@ export interface CookieOptions {
   overwrite?: boolean
 }
 
-export interface HandlerInput<Params, Body> {
+export interface HandlerInput<Params, Body, Granted = unknown> {
   params: Params
   query: ParsedQuery
   body: Body
   /** The signed-in user; undefined for guests on public routes. */
   user: AuthUser | undefined
-  /** A fork of the EntityManager for this request only. */
+  /** The request's EntityManager; inside the transaction when the route declares one. */
   em: EntityManager
   app: AppContext
   /** Request headers, lower-case names. */
   headers: Record<string, string | string[] | undefined>
   /** The HTTP exchange, for handlers that set cookies or read the client address. */
   request: RequestContext
+  /** What the route's access policy found while checking (e.g. the caller's permission). */
+  granted: Granted
 }
 
 /** A handler result with more than a body. */
@@ -77,6 +80,8 @@ export class Reply {
       outcome?: 'success' | 'error'
       /** Answer the body (a string) as an HTML page. */
       html?: boolean
+      /** Answer the body (a Buffer) with this content type, e.g. an image. */
+      binary?: string
       /** Answer 302 to this location. */
       redirect?: string
       headers?: Record<string, string>
@@ -84,14 +89,71 @@ export class Reply {
   ) {}
 }
 
-export interface Route<P extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
+/** What an access policy is given to decide. */
+export interface PolicyInput<Params = Record<string, string>> {
+  /** Signed in: policies only run on routes whose `auth` is `user` or `admin`. */
+  user: AuthUser
+  params: Params
+  /** The request body as parsed, before the route's schema validates it. */
+  rawBody: unknown
+  em: EntityManager
+  app: AppContext
+}
+
+/**
+ * Who may touch what a route works on, evaluated after authentication and before the body is
+ * validated. `check` throws the refusal (404 when the caller may not know the item exists, 403
+ * otherwise) or returns what it learned, which the handler receives as `granted`.
+ */
+export interface AccessPolicy<Granted = unknown, Params = never> {
+  /** One line for the API reference, e.g. "at least read on the resource". */
+  description: string
+  /** The statuses a refusal answers, for the API reference. */
+  refusals: readonly (403 | 404)[]
+  check(input: PolicyInput<Params>): Promise<Granted>
+}
+
+/**
+ * A relation `contain[name]=1` may ask for. `load` fills it on every row of the answer with one
+ * query for the whole page; a contain without `load` is produced by the handler's own query.
+ */
+export interface ContainSpec {
+  // biome-ignore lint/suspicious/noExplicitAny: rows are the route's own wire objects
+  load?: (rows: any[], context: ContainContext) => Promise<void>
+  /** Contains this one builds on (`permissions.user.profile` needs `permissions`); turned on with it. */
+  requires?: readonly string[]
+  /** On unless the request says `contain[name]=0`. @default false */
+  default?: boolean
+}
+
+export interface ContainContext {
+  em: EntityManager
+  user: AuthUser | undefined
+  app: AppContext
+  /** Every contain in force for this request. */
+  contain: Readonly<Record<string, boolean>>
+}
+
+export interface Route<
+  P extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  G = unknown,
+> {
   method: Method
   /** passbolt path with the `.json` suffix and `{param}` placeholders, e.g. `/roles/{id}.json`. */
   path: string
   /** `<Controller>.<action>` as passbolt names it; hashed into `header.action`. */
   action: string
   summary: string
+  /** What the operation does, for the API reference: what it changes, and when it refuses. */
+  description?: string
   auth: Access
+  /**
+   * What the caller may touch. `'none'` when `auth` alone decides (public routes, routes that
+   * only touch the caller's own data, administrator routes); the declaration should say why in
+   * a comment. There is no default: a route without it fails at boot.
+   */
+  permission: 'none' | AccessPolicy<G, z.output<P>>
   params?: P
   query?: QueryOptions
   body?: B
@@ -99,6 +161,11 @@ export interface Route<P extends z.ZodType = z.ZodType, B extends z.ZodType = z.
   response?: z.ZodType
   /** Success message. @default 'The operation was successful.' */
   message?: string
+  /**
+   * Run the access check, the handler and the contain loaders in one database transaction:
+   * anything thrown rolls all of it back. @default false
+   */
+  transaction?: boolean
   /**
    * Changing cookie-session calls need the CSRF double-submit token; a route that must work
    * without it (the login posts, setup completion) says `csrf: false`. @default true
@@ -109,16 +176,20 @@ export interface Route<P extends z.ZodType = z.ZodType, B extends z.ZodType = z.
   /** Leave the route out of the OpenAPI document (HTML pages). @default true */
   openapi?: boolean
   /**
-   * Rate-limit the route per client address and, when `account` names one, per account
-   * (sign-in and token routes). 429 beyond `authRateLimit` attempts a minute.
+   * Rate-limit failed attempts on the route per account (when `account` names one) and per
+   * client address, with a higher ceiling per address (sign-in and token routes).
    */
   throttle?: { account?: (input: { params: z.output<P>; body: z.output<B> }) => string | undefined }
-  handler: (input: HandlerInput<z.output<P>, z.output<B>>) => unknown
+  handler: (input: HandlerInput<z.output<P>, z.output<B>, G>) => unknown
 }
 
-/** Typing helper: infers params and body types from the schemas. */
-export const defineRoute = <P extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(
-  route: Route<P, B>,
+/** Typing helper: infers params, body and granted types from the declaration. */
+export const defineRoute = <
+  P extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  G = unknown,
+>(
+  route: Route<P, B, G>,
 ): Route => route as unknown as Route
 
 /** Flags a plugin adds under `passbolt.plugins` of /settings.json. */
@@ -152,71 +223,38 @@ export interface Plugin {
     input: { user: AuthUser; request: RequestContext; route: Route },
     app: AppContext,
   ) => Promise<void>
+  /**
+   * The second factors a user must still pass after proving their key (e.g. `totp`); a sign-in
+   * route tells the client, whichever plugin provides them.
+   */
+  pendingSecondFactors?: (em: EntityManager, userId: string, app: AppContext) => Promise<string[]>
   /** Prepares what the plugin needs once per start (e.g. key material); runs after migrations. */
   init?: (app: AppContext) => Promise<void>
   /** Adds subcommands to the `api` CLI; `withApp` boots the server's parts around its work. */
-  commands?: (
-    program: Command,
-    withApp: <T>(work: (app: AppContext) => Promise<T>) => Promise<T>,
-  ) => void
+  commands?: (program: Command, withApp: WithApp) => void
 }
+
+/** Boots the server's parts (migrating unless told not to), runs `work`, shuts them down. */
+export type WithApp = <T>(
+  work: (app: AppContext) => Promise<T>,
+  options?: { migrate?: boolean },
+) => Promise<T>
 
 /** Typing helper for a plugin's `index.ts`. */
 export const definePlugin = (plugin: Plugin): Plugin => plugin
 
-export class PluginError extends Error {
-  override name = 'PluginError'
+/** A typed slot for what a plugin keeps for the life of the process (keys, caches). */
+export interface PluginState<T> {
+  get(app: AppContext): T
+  set(app: AppContext, value: T): void
 }
 
-const ACCESS: readonly Access[] = ['public', 'user', 'admin']
-
-/**
- * Keeps the enabled plugins and orders them so each comes after what it depends on.
- * Throws on a dependency that is missing or disabled, on a cycle, and on a route
- * without an access rule or declared twice.
- */
-export const assemblePlugins = (
-  available: readonly Plugin[],
-  disabled: readonly string[] = [],
-): Plugin[] => {
-  const byName = new Map(available.map((plugin) => [plugin.name, plugin]))
-  for (const name of disabled)
-    if (!byName.has(name)) throw new PluginError(`cannot disable unknown plugin "${name}"`)
-  const enabled = available.filter((plugin) => !disabled.includes(plugin.name))
-  const ordered: Plugin[] = []
-  const state = new Map<string, 'visiting' | 'done'>()
-  const visit = (plugin: Plugin, chain: string[]) => {
-    if (state.get(plugin.name) === 'done') return
-    if (state.get(plugin.name) === 'visiting')
-      throw new PluginError(`plugin dependency cycle: ${[...chain, plugin.name].join(' -> ')}`)
-    state.set(plugin.name, 'visiting')
-    for (const dependency of plugin.dependsOn ?? []) {
-      const target = byName.get(dependency)
-      if (!target)
-        throw new PluginError(`plugin "${plugin.name}" depends on unknown plugin "${dependency}"`)
-      if (disabled.includes(dependency))
-        throw new PluginError(
-          `plugin "${plugin.name}" depends on "${dependency}", which is disabled`,
-        )
-      visit(target, [...chain, plugin.name])
-    }
-    state.set(plugin.name, 'done')
-    ordered.push(plugin)
-  }
-  for (const plugin of enabled) visit(plugin, [])
-
-  const seen = new Map<string, string>()
-  for (const plugin of ordered)
-    for (const route of plugin.routes ?? []) {
-      if (!ACCESS.includes(route.auth))
-        throw new PluginError(
-          `route ${route.method} ${route.path} of plugin "${plugin.name}" declares no valid auth`,
-        )
-      const key = `${route.method} ${route.path}`
-      const owner = seen.get(key)
-      if (owner)
-        throw new PluginError(`route ${key} is declared by both "${owner}" and "${plugin.name}"`)
-      seen.set(key, plugin.name)
-    }
-  return ordered
-}
+export const pluginState = <T>(name: string): PluginState<T> => ({
+  get: (app) => {
+    if (!app.pluginState.has(name)) throw new Error(`plugin state "${name}" was never set`)
+    return app.pluginState.get(name) as T
+  },
+  set: (app, value) => {
+    app.pluginState.set(name, value)
+  },
+})

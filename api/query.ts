@@ -1,7 +1,10 @@
-// passbolt's query-string grammar (fact sheet §3): contain[...], filter[...], ordering and
-// pagination, checked against what each route declares.
+// passbolt's query-string grammar: contain[...], filter[...], ordering and pagination, checked
+// against what each route declares. Unknown contains and filters are dropped silently, as
+// passbolt does; malformed values are 400s.
 import qs from 'qs'
 import { badRequest, messages } from './errors.ts'
+import type { ContainSpec } from './plugin.ts'
+import { isUuid } from './uuid.ts'
 
 export type FilterKind =
   | 'boolean'
@@ -15,8 +18,8 @@ export type FilterKind =
   | 'integer'
 
 export interface QueryOptions {
-  /** Contain names this route accepts; others are dropped silently, as passbolt does. */
-  contain?: readonly string[]
+  /** Contains this route accepts, each with how it is loaded; others are dropped silently. */
+  contain?: Readonly<Record<string, ContainSpec>>
   /** Filters this route accepts, by kind; others are dropped silently. */
   filter?: Readonly<Record<string, FilterKind>>
   /** Sortable `Model.field` names; the first is the default. */
@@ -33,7 +36,6 @@ export interface ParsedQuery {
   limit: number | null
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const ALWAYS_ARRAY = new Set([
   'search',
   'has-parent',
@@ -61,18 +63,27 @@ export const parseQueryString = (raw: string): Record<string, unknown> =>
     allowPrototypes: false,
   }) as Record<string, unknown>
 
-const parseContain = (value: unknown, allowed: readonly string[] = []): Record<string, boolean> => {
-  if (value === undefined) return {}
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
+/**
+ * The contains in force: the route's defaults unless turned off, those asked for, and what
+ * those need. Only declared names appear.
+ */
+const parseContain = (
+  value: unknown,
+  declared: Readonly<Record<string, ContainSpec>> = {},
+): Record<string, boolean> => {
+  if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value)))
     throw badRequest('Invalid query string. The contain parameter should be an array.')
   const contain: Record<string, boolean> = {}
-  for (const [rawName, rawValue] of Object.entries(value)) {
+  for (const [name, spec] of Object.entries(declared)) if (spec.default) contain[name] = true
+  for (const [rawName, rawValue] of Object.entries(value ?? {})) {
     const name = rawName === 'LastLoggedIn' ? 'last_logged_in' : rawName
     const flag = toBoolean(rawValue)
     if (flag === undefined)
       throw badRequest(`Invalid contain. "${String(rawValue)}" is not a valid contain value.`)
-    if (allowed.includes(name)) contain[name] = flag
+    if (Object.hasOwn(declared, name)) contain[name] = flag
   }
+  for (const [name, on] of Object.entries(contain))
+    if (on) for (const required of declared[name].requires ?? []) contain[required] = true
   return contain
 }
 
@@ -90,19 +101,18 @@ const checkFilter = (name: string, kind: FilterKind, value: unknown): unknown =>
       return flag
     }
     case 'uuid':
-      if (typeof value !== 'string' || !UUID.test(value.toLowerCase()))
-        throw invalidFilter(name, value)
+      if (!isUuid(value)) throw invalidFilter(name, value)
       return value.toLowerCase()
     case 'uuids': {
-      const ids = list(value).map((v) => (typeof v === 'string' ? v.toLowerCase() : v))
-      if (!ids.every((v) => typeof v === 'string' && UUID.test(v))) throw invalidFilter(name, value)
-      return ids
+      const ids = list(value)
+      if (!ids.every(isUuid)) throw invalidFilter(name, value)
+      return ids.map((id) => id.toLowerCase())
     }
     case 'parent':
       // `false`/`0` means the root folder.
       return list(value).map((v) => {
         if (v === 'false' || v === '0') return null
-        if (typeof v !== 'string' || !UUID.test(v.toLowerCase())) throw invalidFilter(name, value)
+        if (!isUuid(v)) throw invalidFilter(name, value)
         return v.toLowerCase()
       })
     case 'search': {

@@ -1,10 +1,11 @@
 // The server's OpenPGP key pair: read from the configured files, or generated on first start
 // and written owner-only under `<dataDir>/gpg/`.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import * as openpgp from 'openpgp'
 import type { Logger } from 'pino'
 import type { ServerConfig } from './config.ts'
+import { ensureKeyPair } from './key-file.ts'
 
 export interface ServerKey {
   /** Upper-case hex, as passbolt shows it. */
@@ -19,15 +20,9 @@ export const serverKeyPaths = (config: ServerConfig) => ({
   publicPath: config.serverKeyPublic ?? join(config.dataDir, 'gpg', 'serverkey.asc'),
 })
 
-const generate = async (
-  config: ServerConfig,
-  privatePath: string,
-  publicPath: string,
-  logger: Logger,
-) => {
-  // Curve25519 (Ed25519 signing, X25519 encryption): every sign-in decrypts and signs with this
-  // key, and openpgp.js does RSA private-key operations in JavaScript, ~20x slower.
-  logger.info('generating the server OpenPGP key (Curve25519)')
+/** Curve25519 (Ed25519 signing, X25519 encryption): every sign-in decrypts and signs with this
+ * key, and openpgp.js does RSA private-key operations in JavaScript, about 20 times slower. */
+const generate = async (config: ServerConfig) => {
   const host = new URL(config.appUrl).hostname || 'localhost'
   const { privateKey, publicKey } = await openpgp.generateKey({
     type: 'ecc',
@@ -40,11 +35,7 @@ const generate = async (
     ],
     format: 'armored',
   })
-  mkdirSync(dirname(privatePath), { recursive: true, mode: 0o700 })
-  mkdirSync(dirname(publicPath), { recursive: true, mode: 0o700 })
-  writeFileSync(privatePath, privateKey, { mode: 0o600 })
-  chmodSync(privatePath, 0o600)
-  writeFileSync(publicPath, publicKey, { mode: 0o644 })
+  return { privateKey, publicKey }
 }
 
 export class ServerKeyError extends Error {
@@ -53,8 +44,8 @@ export class ServerKeyError extends Error {
 
 export const loadServerKey = async (config: ServerConfig, logger: Logger): Promise<ServerKey> => {
   const { privatePath, publicPath } = serverKeyPaths(config)
-  if (!existsSync(privatePath) && !existsSync(publicPath))
-    await generate(config, privatePath, publicPath, logger)
+  if (await ensureKeyPair({ privatePath, publicPath }, () => generate(config)))
+    logger.info('generated the server OpenPGP key (Curve25519)')
   for (const path of [privatePath, publicPath])
     if (!existsSync(path)) throw new ServerKeyError(`server key file ${path} is missing`)
   let privateKey: openpgp.PrivateKey

@@ -1,5 +1,6 @@
-// CSRF for cookie sessions (fact sheet §4.6): a double-submit token. The `csrfToken` cookie is
-// issued on GETs, and changing calls must echo it in `X-CSRF-Token`. Bearer (JWT) calls are exempt.
+// CSRF for cookie sessions: a double-submit token. The `csrfToken` cookie (128 hex characters,
+// readable by the page) is issued on GETs, and changing calls must echo it in `X-CSRF-Token`
+// (HTML forms: the `_csrfToken` field). Bearer (JWT) calls are exempt.
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { HttpError } from '../errors.ts'
 import type { RequestContext } from '../plugin.ts'
@@ -40,12 +41,16 @@ export const constantTimeEqual = (a: string, b: string): boolean => {
   return left.length === right.length && timingSafeEqual(left, right)
 }
 
+/** Throws 403 unless `provided` equals the request's CSRF cookie. */
+export const assertCsrfToken = (request: Pick<RequestContext, 'cookies'>, provided: unknown) => {
+  const cookie = request.cookies.get(CSRF_COOKIE)
+  if (!cookie) throw new HttpError(403, messages.missingCookie)
+  if (typeof provided !== 'string' || !constantTimeEqual(provided, cookie))
+    throw new HttpError(403, messages.mismatch)
+}
+
 /** Throws 403 when a changing, non-JWT call lacks a matching token. */
 export const checkCsrf = (request: RequestContext): void => {
   if (SAFE.has(request.method) || isJwtRequest(request)) return
-  const cookie = request.cookies.get(CSRF_COOKIE)
-  if (!cookie) throw new HttpError(403, messages.missingCookie)
-  const header = request.headers['x-csrf-token']
-  if (typeof header !== 'string' || !constantTimeEqual(header, cookie))
-    throw new HttpError(403, messages.mismatch)
+  assertCsrfToken(request, request.headers['x-csrf-token'])
 }

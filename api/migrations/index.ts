@@ -1,8 +1,10 @@
 // Every migration, in order. New migrations are appended here; they never change once released.
 import { Migration20261122000000Initial } from './Migration20261122000000Initial.ts'
 import { Migration20261122000100Sessions } from './Migration20261122000100Sessions.ts'
+import { Migration20261123000000SingleUse } from './Migration20261123000000SingleUse.ts'
 
 export const migrationsList = [
   { name: 'Migration20261122000000Initial', class: Migration20261122000000Initial },
   { name: 'Migration20261122000100Sessions', class: Migration20261122000100Sessions },
+  { name: 'Migration20261123000000SingleUse', class: Migration20261123000000SingleUse },
 ]

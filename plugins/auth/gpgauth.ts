@@ -1,10 +1,11 @@
-// GPGAuth v1.3.0 pieces (fact sheet §4.3-4.5): the token format, the PHP-style encoding of the
-// user auth token header, and the headers on every non-JWT response.
+// GPGAuth v1.3.0 pieces: the token format (`gpgauthv1.3.0|36|<uuid>|gpgauthv1.3.0`), the
+// PHP-style encoding of the user auth token header, and the headers on every non-JWT response.
 import * as openpgp from 'openpgp'
+import { decryptClientMessage } from '../../api/openpgp-input.ts'
+import { UUID_SOURCE } from '../../api/uuid.ts'
 
 export const VERSION = '1.3.0'
-const TOKEN =
-  /^gpgauthv1\.3\.0\|36\|([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\|gpgauthv1\.3\.0$/i
+const TOKEN = new RegExp(`^gpgauthv1\\.3\\.0\\|36\\|(${UUID_SOURCE})\\|gpgauthv1\\.3\\.0$`, 'i')
 
 /** The UUID inside a well-formed token, or undefined. */
 export const tokenUuid = (token: string): string | undefined =>
@@ -29,15 +30,19 @@ export const BASE_HEADERS: Record<string, string> = {
     'X-GPGAuth-Verify-Response, X-GPGAuth-Progress, X-GPGAuth-User-Auth-Token, X-GPGAuth-Authenticated, X-GPGAuth-Refer, X-GPGAuth-Debug, X-GPGAuth-Error, X-GPGAuth-Pubkey, X-GPGAuth-Logout-Url, X-GPGAuth-Version',
 }
 
-/** Decrypts a message sent to the server key; undefined when it is not one. */
+/** A stage-0 nonce is a short token: its encrypted form needs no more than this. */
+const MAX_VERIFY_TOKEN = 20_000
+
+/** Decrypts a nonce sent to the server key; undefined when it is not one. */
 export const decryptForServer = async (
   armored: string,
   serverKey: openpgp.PrivateKey,
 ): Promise<string | undefined> => {
   try {
-    const message = await openpgp.readMessage({ armoredMessage: armored })
-    const { data } = await openpgp.decrypt({ message, decryptionKeys: serverKey })
-    return String(data)
+    return await decryptClientMessage(armored, {
+      decryptionKeys: serverKey,
+      maxArmored: MAX_VERIFY_TOKEN,
+    })
   } catch {
     return undefined
   }

@@ -12,8 +12,15 @@ import { routes } from './routes.ts'
 import { endSession, loadSession, touchSession } from './sessions.ts'
 
 export { AuthenticationTokenSchema } from './entities/AuthenticationToken.ts'
-export { endUserSessions } from './sessions.ts'
-export { createToken, findActiveToken, isExpired, TOKEN_LIFETIME_MS } from './tokens.ts'
+export { endSession, endUserSessions } from './sessions.ts'
+export {
+  claimToken,
+  consumeToken,
+  createToken,
+  findActiveToken,
+  isExpired,
+  TOKEN_LIFETIME_MS,
+} from './tokens.ts'
 
 export default definePlugin({
   name: 'auth',
@@ -24,7 +31,7 @@ export default definePlugin({
     if (isJwtRequest(request)) return next()
     for (const [name, value] of Object.entries(BASE_HEADERS)) request.set(name, value)
     request.state.csrfToken = issueCsrfCookie(request)
-    const em = app.orm.em.fork()
+    const { em } = request
     const session = await loadSession(em, request, app.config.sessionTimeout)
     if (!session) await endSession(em, request, undefined)
     request.state.session = session
@@ -44,10 +51,10 @@ export default definePlugin({
       if (live && request.state.user && !request.state.keepSessionIdle) await touchSession(em, live)
     }
   },
-  authenticate: async (request, app) => {
+  authenticate: async (request) => {
     const session = request.state.session as Session | undefined
     if (isJwtRequest(request) || !session?.userId) return undefined
-    const em = app.orm.em.fork()
+    const { em } = request
     const found = await loadAuthUser(em, session.userId)
     if (!found || !canSignIn(found.user)) {
       // The account was disabled or deleted since login: the session ends now.

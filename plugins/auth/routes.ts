@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { HttpError } from '../../api/errors.ts'
 import { defineRoute, Reply } from '../../api/plugin.ts'
 import {
+  attachGroupsUsers,
   canSignIn,
   findUserByFingerprint,
   serializeUser,
@@ -21,7 +22,7 @@ import {
 } from './gpgauth.ts'
 import { messages } from './messages.ts'
 import { endSession, openSession } from './sessions.ts'
-import { createToken, findActiveToken } from './tokens.ts'
+import { consumeToken, createToken, findActiveToken } from './tokens.ts'
 
 const gpgAuthFields = z.object({
   keyid: z.string().max(64).optional(),
@@ -73,6 +74,8 @@ export const routes = [
     action: 'AuthVerify.verifyGet',
     summary: "The server's OpenPGP public key",
     auth: 'public',
+    // Sign-in and session routes act on the caller's own session; the key or token proves who.
+    permission: 'none',
     response: z.object({ fingerprint: z.string().regex(/^[0-9A-F]{40}$/), keydata: z.string() }),
     handler: ({ app }) => ({
       fingerprint: app.serverKey.fingerprint,
@@ -85,6 +88,8 @@ export const routes = [
     action: 'AuthLogin.loginPost',
     summary: 'GPGAuth stage 0: the server decrypts the client nonce to prove it holds its key',
     auth: 'public',
+    // Sign-in and session routes act on the caller's own session; the key or token proves who.
+    permission: 'none',
     csrf: false,
     multipart: true,
     body: loginBody,
@@ -107,6 +112,8 @@ export const routes = [
     summary:
       'GPGAuth stage 1 (keyid: get an encrypted challenge) and stage 2 (user_token_result: sign in)',
     auth: 'public',
+    // Sign-in and session routes act on the caller's own session; the key or token proves who.
+    permission: 'none',
     csrf: false,
     multipart: true,
     body: loginBody,
@@ -128,13 +135,14 @@ export const routes = [
       }
       const uuid = tokenUuid(fields.user_token_result)
       const token = uuid && (await findActiveToken(em, 'login', bundle.user.id, uuid))
-      if (!token) throw failure(400, messages.authFailed, 'stage2')
-      token.active = false
-      await em.flush()
+      if (!token || !(await consumeToken(em, token)))
+        throw failure(400, messages.authFailed, 'stage2')
       await openSession(em, request, bundle.user.id, request.state.session as Session | undefined)
       await touchLastLoggedIn(em, bundle.user.id)
       bundle.user.lastLoggedIn = new Date()
-      return new Reply(serializeUser(bundle, app.config.appUrl), {
+      const signedIn = serializeUser(bundle, app.config.appUrl)
+      await attachGroupsUsers([signedIn], em)
+      return new Reply(signedIn, {
         message: messages.loggedIn,
         headers: {
           'X-GPGAuth-Authenticated': 'true',
@@ -150,6 +158,8 @@ export const routes = [
     action: 'AuthIsAuthenticated.isAuthenticated',
     summary: 'Is the session signed in? A probe: it does not extend the session',
     auth: 'user',
+    // Sign-in and session routes act on the caller's own session; the key or token proves who.
+    permission: 'none',
     handler: ({ request }) => {
       request.state.keepSessionIdle = true
       return null
@@ -161,6 +171,8 @@ export const routes = [
     action: 'AuthLogout.logout',
     summary: 'End the cookie session',
     auth: 'public',
+    // Sign-in and session routes act on the caller's own session; the key or token proves who.
+    permission: 'none',
     message: messages.loggedOut,
     handler: async ({ em, request }) => {
       await endSession(em, request, request.state.session as Session | undefined)
@@ -174,6 +186,8 @@ export const routes = [
     action: 'UsersCsrfToken.get',
     summary: 'The CSRF token of this browser session',
     auth: 'public',
+    // Sign-in and session routes act on the caller's own session; the key or token proves who.
+    permission: 'none',
     response: z.string().nullable(),
     handler: ({ request }) => (request.state.csrfToken as string | undefined) ?? null,
   }),

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { sha256Hex } from '../../api/auth/hash.ts'
-import { toDate } from '../../api/orm.ts'
+import { selectRows, toDate } from '../../api/orm.ts'
 import type { RequestContext } from '../../api/plugin.ts'
 import { type Session, SessionSchema } from './entities/Session.ts'
 
@@ -26,15 +26,14 @@ export const loadSession = async (
   const value = request.cookies.get(SESSION_COOKIE)
   if (!value || value.length > 128) return undefined
   // Read through the query builder: this runs on every cookie request.
-  const row = await em
-    .getKnex()('sessions')
-    .where('id', hash(value))
-    .first<{ id: string; user_id: string | null; last_activity: Date; created: Date } | undefined>(
-      'id',
-      'user_id',
-      'last_activity',
-      'created',
-    )
+  const [row] = await selectRows<{
+    id: string
+    user_id: string | null
+    last_activity: Date
+    created: Date
+  }>(em, (knex) =>
+    knex('sessions').where('id', hash(value)).select('id', 'user_id', 'last_activity', 'created'),
+  )
   if (!row) return undefined
   const session: Session = {
     id: row.id,

@@ -39,6 +39,44 @@ export const isExpired = (token: AuthenticationToken, now = Date.now()) =>
   now - token.created.getTime() > TOKEN_LIFETIME_MS[token.type as TokenType]
 
 /**
+ * Spends an active token: one conditional update, so of several requests racing with the same
+ * token exactly one gets `true`.
+ */
+export const consumeToken = async (em: EntityManager, token: AuthenticationToken) =>
+  (await em.nativeUpdate(
+    AuthenticationTokenSchema,
+    { id: token.id, active: true },
+    { active: false },
+  )) === 1
+
+/**
+ * Records a client-chosen single-use value (a JWT verify token) as spent; `false` when it was
+ * already recorded for this user, by this request's rival or earlier.
+ */
+export const claimToken = async (
+  em: EntityManager,
+  type: TokenType,
+  userId: string,
+  value: string,
+): Promise<boolean> => {
+  const result = await em
+    .createQueryBuilder(AuthenticationTokenSchema)
+    .insert({
+      id: randomUUID(),
+      token: value,
+      type,
+      userId,
+      active: false,
+      created: new Date(),
+      modified: new Date(),
+    })
+    .onConflict(['type', 'userId', 'token'])
+    .ignore()
+    .execute('run')
+  return result.affectedRows === 1
+}
+
+/**
  * Finds the user's active token of this type equal to `value` (compared in constant time).
  * An expired match is deactivated and not returned.
  */

@@ -1,7 +1,14 @@
-// Healthcheck: a public liveness probe and the administrators' detailed checks.
+// Healthcheck: a public liveness probe, the administrators' detailed checks, and the
+// `api healthcheck` command.
 import { definePlugin } from '../../api/plugin.ts'
+import { registerCommands } from './commands.ts'
 import { routes } from './routes.ts'
 
 export { type Check, runChecks } from './service.ts'
 
-export default definePlugin({ name: 'healthcheck', dependsOn: ['roles', 'settings'], routes })
+export default definePlugin({
+  name: 'healthcheck',
+  dependsOn: ['roles', 'settings'],
+  routes,
+  commands: registerCommands,
+})

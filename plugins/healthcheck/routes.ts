@@ -10,6 +10,8 @@ export const routes = [
     action: 'HealthcheckStatus.status',
     summary: 'Liveness probe: answers OK',
     auth: 'public',
+    // Nothing per item: the probe is public, the checks are for administrators (auth).
+    permission: 'none',
     response: z.literal('OK'),
     handler: () => new Reply('OK', { message: 'OK' }),
   }),
@@ -19,7 +21,9 @@ export const routes = [
     action: 'HealthcheckIndex.index',
     summary: "The server's checks by domain",
     auth: 'admin',
+    // Nothing per item: the probe is public, the checks are for administrators (auth).
+    permission: 'none',
     response: z.record(z.string(), z.record(z.string(), z.unknown())),
-    handler: async ({ app }) => checksBody(app, await runChecks(app)),
+    handler: async ({ app, em }) => checksBody(app, await runChecks(app, em)),
   }),
 ]

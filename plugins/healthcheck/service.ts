@@ -1,12 +1,12 @@
-// The server's own checks, grouped by domain in passbolt's healthcheck layout (fact sheet
-// §9.2). Each check says whether a failure is an error (the server is broken) or a warning.
+// The server's own checks, grouped by domain in passbolt's healthcheck layout. Each check says whether a failure is an error (the server is broken) or a warning.
 import { accessSync, constants } from 'node:fs'
 import { tmpdir } from 'node:os'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import * as openpgp from 'openpgp'
 import type { AppContext } from '../../api/app.ts'
+import { selectRows } from '../../api/orm.ts'
 import { countRoles } from '../roles/index.ts'
-import { KEYWARD_VERSION } from '../settings/constants.ts'
+import { KEYWARD_VERSION } from '../settings/index.ts'
 
 export interface Check {
   domain: string
@@ -27,10 +27,9 @@ const writable = (dir: string) => {
 
 const databaseChecks = async (em: EntityManager) => {
   try {
-    const knex = em.getKnex()
-    const [{ count }] = await knex('information_schema.tables')
-      .where({ table_schema: 'public' })
-      .count({ count: '*' })
+    const [{ count }] = await selectRows<{ count: string }>(em, (knex) =>
+      knex('information_schema.tables').where({ table_schema: 'public' }).count({ count: '*' }),
+    )
     const roles = await countRoles(em)
     return {
       connect: true,
@@ -65,10 +64,10 @@ const keyChecks = async (app: AppContext) => {
   }
 }
 
-export const runChecks = async (app: AppContext): Promise<Check[]> => {
+export const runChecks = async (app: AppContext, em: EntityManager): Promise<Check[]> => {
   const url = new URL(app.config.appUrl)
   const https = url.protocol === 'https:'
-  const database = await databaseChecks(app.orm.em.fork())
+  const database = await databaseChecks(em)
   const key = await keyChecks(app)
   const [major, minor] = process.versions.node.split('.').map(Number)
   const check = (

@@ -1,11 +1,13 @@
 // The JWT signing key pair (RSA 4096, RS256): read from the configured PEM files, or generated on
 // first start under `<dataDir>/jwt/` (private key readable by its owner only).
 import { generateKeyPair } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { type CryptoKey, exportJWK, importPKCS8, importSPKI, type JWK } from 'jose'
 import type { AppContext } from '../../api/app.ts'
+import { ensureKeyPair } from '../../api/key-file.ts'
+import { pluginState } from '../../api/plugin.ts'
 
 export interface JwtKeys {
   privateKey: CryptoKey
@@ -17,17 +19,14 @@ export interface JwtKeys {
 export const loadJwtKeys = async (app: AppContext): Promise<JwtKeys> => {
   const privatePath = app.config.jwtPrivateKey ?? join(app.config.dataDir, 'jwt', 'jwt.key')
   const publicPath = app.config.jwtPublicKey ?? join(app.config.dataDir, 'jwt', 'jwt.pem')
-  if (!existsSync(privatePath) && !existsSync(publicPath)) {
-    app.logger.info('generating the JWT key pair (RSA 4096)')
-    const pair = await promisify(generateKeyPair)('rsa', {
+  const generated = await ensureKeyPair({ privatePath, publicPath }, () =>
+    promisify(generateKeyPair)('rsa', {
       modulusLength: 4096,
       publicKeyEncoding: { type: 'spki', format: 'pem' },
       privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-    })
-    mkdirSync(dirname(privatePath), { recursive: true, mode: 0o700 })
-    writeFileSync(privatePath, pair.privateKey, { mode: 0o600 })
-    writeFileSync(publicPath, pair.publicKey, { mode: 0o644 })
-  }
+    }),
+  )
+  if (generated) app.logger.info('generated the JWT key pair (RSA 4096)')
   const publicPem = readFileSync(publicPath, 'utf8')
   const privateKey = await importPKCS8(readFileSync(privatePath, 'utf8'), 'RS256')
   const publicKey = await importSPKI(publicPem, 'RS256', { extractable: true })
@@ -40,4 +39,4 @@ export const loadJwtKeys = async (app: AppContext): Promise<JwtKeys> => {
   }
 }
 
-export const jwtKeys = (app: AppContext) => app.pluginState.get('jwt') as JwtKeys
+export const jwtKeys = pluginState<JwtKeys>('jwt')

@@ -1,8 +1,9 @@
-// Routes of the JWT plugin (fact sheet §5.1).
+// Routes of the JWT plugin: the signing key (PEM and JWKS), login, refresh and logout.
 import { z } from 'zod'
-import { CSRF_COOKIE, constantTimeEqual } from '../../api/auth/csrf.ts'
+import { assertCsrfToken } from '../../api/auth/csrf.ts'
 import { HttpError } from '../../api/errors.ts'
 import { defineRoute, Reply, type RequestContext } from '../../api/plugin.ts'
+import { isUuid } from '../../api/uuid.ts'
 import { jwtKeys } from './keys.ts'
 import { messages } from './messages.ts'
 import { login, logout, refresh } from './service.ts'
@@ -27,8 +28,10 @@ export const routes = [
     action: 'JwtRsa.rsa',
     summary: 'The public key (PEM) that signs access tokens',
     auth: 'public',
+    // The challenge or refresh token proves who; logout spends only the caller's own tokens.
+    permission: 'none',
     response: z.object({ keydata: z.string() }),
-    handler: ({ app }) => ({ keydata: jwtKeys(app).publicPem }),
+    handler: ({ app }) => ({ keydata: jwtKeys.get(app).publicPem }),
   }),
   defineRoute({
     method: 'GET',
@@ -36,7 +39,9 @@ export const routes = [
     action: 'JwtJwks.jwks',
     summary: 'The access-token signing key as a JSON Web Key Set (not enveloped)',
     auth: 'public',
-    handler: ({ app }) => new Reply({ keys: [jwtKeys(app).jwk] }, { raw: true }),
+    // The challenge or refresh token proves who; logout spends only the caller's own tokens.
+    permission: 'none',
+    handler: ({ app }) => new Reply({ keys: [jwtKeys.get(app).jwk] }, { raw: true }),
   }),
   defineRoute({
     method: 'POST',
@@ -44,6 +49,8 @@ export const routes = [
     action: 'JwtLogin.loginPost',
     summary: 'Sign in with a challenge signed by the user and encrypted to the server key',
     auth: 'public',
+    // The challenge or refresh token proves who; logout spends only the caller's own tokens.
+    permission: 'none',
     csrf: false,
     body: z.object({
       user_id: z.string().max(64).optional(),
@@ -53,8 +60,7 @@ export const routes = [
     message: messages.success,
     handler: async ({ body, em, app }) => {
       if (!body.user_id || !body.challenge) throw new HttpError(400, messages.credentialsMissing)
-      if (!/^[0-9a-f-]{36}$/i.test(body.user_id))
-        throw new HttpError(400, messages.credentialsInvalid)
+      if (!isUuid(body.user_id)) throw new HttpError(400, messages.credentialsInvalid)
       return login(em, app, body.user_id.toLowerCase(), body.challenge)
     },
   }),
@@ -65,6 +71,8 @@ export const routes = [
     summary:
       'Trade a refresh token (body or cookie) for a new access token; the refresh token rotates',
     auth: 'public',
+    // The challenge or refresh token proves who; logout spends only the caller's own tokens.
+    permission: 'none',
     csrf: false,
     body: z.object({
       user_id: z.string().max(64).optional(),
@@ -77,10 +85,7 @@ export const routes = [
       if (!value) throw new HttpError(400, messages.noRefreshToken)
       if (!fromBody) {
         // A browser-held cookie is sent automatically, so it needs the CSRF double submit.
-        const cookie = request.cookies.get(CSRF_COOKIE)
-        const header = request.headers['x-csrf-token']
-        if (!cookie || typeof header !== 'string' || !constantTimeEqual(cookie, header))
-          throw new HttpError(403, 'Missing or incorrect CSRF cookie type.')
+        assertCsrfToken(request, request.headers['x-csrf-token'])
       }
       const { accessToken, refreshToken } = await refresh(em, app, value, body.user_id)
       setRefreshCookie(request, refreshToken)
@@ -93,6 +98,8 @@ export const routes = [
     action: 'JwtLogout.logoutPost',
     summary: 'Spend one refresh token, or all of the user’s when none is given',
     auth: 'user',
+    // The challenge or refresh token proves who; logout spends only the caller's own tokens.
+    permission: 'none',
     csrf: false,
     body: z.object({ refresh_token: z.string().max(64).optional() }),
     handler: async ({ body, em, user, request }) => {

@@ -6,15 +6,18 @@ import * as openpgp from 'openpgp'
 import type { AppContext } from '../../api/app.ts'
 import { sha256Hex } from '../../api/auth/hash.ts'
 import { HttpError } from '../../api/errors.ts'
-import { AuthenticationTokenSchema, createToken, isExpired } from '../auth/index.ts'
-import { userProviders } from '../mfa/service.ts'
+import { decryptClientMessage } from '../../api/openpgp-input.ts'
+import { selectRows } from '../../api/orm.ts'
+import { isUuid } from '../../api/uuid.ts'
+import { AuthenticationTokenSchema, claimToken, createToken, isExpired } from '../auth/index.ts'
 import { canSignIn, loadUser, UserSchema } from '../users/index.ts'
 import { jwtKeys } from './keys.ts'
 import { messages } from './messages.ts'
 
 const ACCESS_TOKEN_SECONDS = 5 * 60
 const VERIFY_TOKEN_MAX_SECONDS = 3600
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** A signed and encrypted challenge of four short fields fits well within this. */
+const MAX_CHALLENGE = 20_000
 
 export const sha256 = sha256Hex
 
@@ -22,11 +25,12 @@ const invalid = () => new HttpError(400, messages.credentialsInvalid)
 
 /** Mails the user and every administrator about a likely attack on the account. */
 const alert = async (app: AppContext, em: EntityManager, userId: string, reason: string) => {
-  const admins = await em
-    .getKnex()('users')
-    .join('roles', 'roles.id', 'users.role_id')
-    .where({ 'roles.name': 'admin', 'users.active': true, 'users.deleted': false })
-    .select<{ username: string }[]>('users.username')
+  const admins = await selectRows<{ username: string }>(em, (knex) =>
+    knex('users')
+      .join('roles', 'roles.id', 'users.role_id')
+      .where({ 'roles.name': 'admin', 'users.active': true, 'users.deleted': false })
+      .select('users.username'),
+  )
   const user = await em.findOne(UserSchema, { id: userId })
   const recipients = new Set([...(user ? [user.username] : []), ...admins.map((a) => a.username)])
   for (const to of recipients)
@@ -43,8 +47,9 @@ export const mintAccessToken = async (app: AppContext, userId: string) =>
     .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
     .setIssuer(app.config.appUrl)
     .setSubject(userId)
+    .setIssuedAt()
     .setExpirationTime(Math.floor(Date.now() / 1000) + ACCESS_TOKEN_SECONDS)
-    .sign(jwtKeys(app).privateKey)
+    .sign(jwtKeys.get(app).privateKey)
 
 /** The user id of a valid access token, or undefined. */
 export const verifyAccessToken = async (
@@ -52,11 +57,12 @@ export const verifyAccessToken = async (
   token: string,
 ): Promise<string | undefined> => {
   try {
-    const { payload } = await jwtVerify(token, jwtKeys(app).publicKey, {
+    const { payload } = await jwtVerify(token, jwtKeys.get(app).publicKey, {
       algorithms: ['RS256'],
       issuer: app.config.appUrl,
+      requiredClaims: ['exp', 'iat', 'sub', 'iss'],
     })
-    return typeof payload.sub === 'string' && UUID.test(payload.sub) ? payload.sub : undefined
+    return typeof payload.sub === 'string' && isUuid(payload.sub) ? payload.sub : undefined
   } catch {
     return undefined
   }
@@ -77,19 +83,19 @@ const readChallenge = async (
   armored: string,
   userKey: openpgp.Key,
 ): Promise<Challenge | 'bad-signature' | undefined> => {
-  let decrypted: Awaited<ReturnType<typeof openpgp.decrypt>>
+  let decrypted: string
   try {
-    decrypted = await openpgp.decrypt({
-      message: await openpgp.readMessage({ armoredMessage: armored }),
+    decrypted = await decryptClientMessage(armored, {
       decryptionKeys: app.serverKey.privateKey,
       verificationKeys: userKey,
       expectSigned: true,
+      maxArmored: MAX_CHALLENGE,
     })
   } catch (error) {
     return /signature/i.test((error as Error).message) ? 'bad-signature' : undefined
   }
   try {
-    const value = JSON.parse(String(decrypted.data))
+    const value = JSON.parse(decrypted)
     const keys = value && typeof value === 'object' ? Object.keys(value).sort().join(',') : ''
     return keys === 'domain,verify_token,verify_token_expiry,version'
       ? (value as Challenge)
@@ -139,33 +145,26 @@ export const login = (
       expiry > now + VERIFY_TOKEN_MAX_SECONDS
     )
       throw invalid()
-    if (typeof challenge.verify_token !== 'string' || !UUID.test(challenge.verify_token))
+    if (typeof challenge.verify_token !== 'string' || !isUuid(challenge.verify_token))
       throw invalid()
-    const verifyToken = challenge.verify_token.toLowerCase()
-    if (
-      await tx.findOne(AuthenticationTokenSchema, {
-        type: 'verify_token',
-        userId,
-        token: verifyToken,
-      })
-    ) {
-      await alert(app, tx, userId, 'a verify token was used twice')
-      throw invalid()
-    }
     await tx.nativeDelete(AuthenticationTokenSchema, {
       type: 'verify_token',
       userId,
       created: { $lt: new Date(Date.now() - VERIFY_TOKEN_MAX_SECONDS * 1000) },
     })
-    const used = createToken(tx, 'verify_token', userId)
-    used.token = verifyToken
+    // Recording the verify token is what spends it: of two logins with one challenge, only the
+    // one whose insert goes in continues.
+    if (!(await claimToken(tx, 'verify_token', userId, challenge.verify_token.toLowerCase()))) {
+      await alert(app, tx, userId, 'a verify token was used twice')
+      throw invalid()
+    }
     const accessToken = await mintAccessToken(app, userId)
     const refresh = newRefreshToken(tx, userId, accessToken)
     await tx.nativeUpdate(UserSchema, { id: userId }, { lastLoggedIn: new Date() })
-    // The providers tell the client a second factor is still owed (only when MFA is enabled).
-    const providers = app.plugins.some((plugin) => plugin.name === 'mfa')
-      ? await userProviders(tx, userId)
-      : []
+    // The providers tell the client a second factor is still owed.
+    const providers: string[] = []
+    for (const plugin of app.plugins)
+      providers.push(...((await plugin.pendingSecondFactors?.(tx, userId, app)) ?? []))
     const answer = JSON.stringify({
       version: '1.0.0',
       domain: app.config.appUrl,
@@ -189,8 +188,8 @@ export const refresh = async (
   value: string,
   userId: string | undefined,
 ) => {
-  if (!UUID.test(value)) throw new HttpError(400, messages.refreshUuid)
-  if (userId !== undefined && !UUID.test(userId)) throw new HttpError(400, messages.userUuid)
+  if (!isUuid(value)) throw new HttpError(400, messages.refreshUuid)
+  if (userId !== undefined && !isUuid(userId)) throw new HttpError(400, messages.userUuid)
   const token = await em.findOne(AuthenticationTokenSchema, {
     type: 'refresh_token',
     token: value.toLowerCase(),
@@ -238,7 +237,7 @@ export const logout = (em: EntityManager, userId: string, value: string | undefi
       )
       return
     }
-    if (!UUID.test(value)) throw new HttpError(400, messages.refreshUuid)
+    if (!isUuid(value)) throw new HttpError(400, messages.refreshUuid)
     const token = await tx.findOne(AuthenticationTokenSchema, {
       type: 'refresh_token',
       userId,

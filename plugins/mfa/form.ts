@@ -1,6 +1,7 @@
-// The HTML verify form the extension relies on while MFA is pending (fact sheet §4.8, §6.1):
-// a plain form, no scripts; the CSRF token travels as a hidden field.
-import { escapeHtml } from '../pages/index.ts'
+// The HTML verify form the extension relies on while MFA is pending (it sends the tab there
+// and never posts the JSON verify routes itself): a plain form, no scripts; the CSRF token
+// travels as a hidden field.
+import { escapeHtml } from '../../api/html.ts'
 import type { Provider } from './service.ts'
 
 /** Only a path on this site may be a redirect target. */

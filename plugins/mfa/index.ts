@@ -1,13 +1,13 @@
 // MFA: TOTP and Yubikey second factors for cookie and JWT sign-ins. Its guard sends every
 // signed-in request that owes a second factor to /mfa/verify/error.json (JSON) or the verify
-// form (HTML).
+// form (HTML); JWT sign-ins learn the pending factors from it.
 import { HttpError } from '../../api/errors.ts'
 import { definePlugin } from '../../api/plugin.ts'
 import { messages } from './messages.ts'
 import { routes } from './routes.ts'
 import { cachedOrganizationMfa, hasValidProof, userProviders } from './service.ts'
 
-/** Paths reachable while a second factor is owed (fact sheet §6.1). */
+/** Paths reachable while a second factor is owed: signing in and out, and verifying. */
 const OPEN_PATHS = [
   '/auth/login',
   '/auth/jwt/login',
@@ -17,16 +17,15 @@ const OPEN_PATHS = [
   '/logout',
 ]
 
-export { userProviders } from './service.ts'
-
 export default definePlugin({
   name: 'mfa',
   dependsOn: ['settings', 'users', 'auth'],
   routes,
   settings: () => ({ user: { multiFactorAuthentication: { enabled: true, version: '1.1.0' } } }),
+  pendingSecondFactors: (em, userId) => userProviders(em, userId),
   guard: async ({ user, request }, app) => {
     if (OPEN_PATHS.some((path) => request.path.startsWith(path))) return
-    const em = app.orm.em.fork()
+    const { em } = request
     const providers = await userProviders(em, user.id, await cachedOrganizationMfa(app, em))
     if (providers.length === 0 || (await hasValidProof(em, request, user))) return
     if (request.path.endsWith('.json'))

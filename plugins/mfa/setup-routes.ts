@@ -28,6 +28,8 @@ export const setupRoutes = [
     action: 'MfaSetupSelect.get',
     summary: 'Which providers the organisation offers and which the caller has set up',
     auth: 'user',
+    // The caller's own devices; organisation settings and resets are for administrators (auth).
+    permission: 'none',
     handler: async ({ em, user }) => {
       const org = await readOrganizationMfa(em)
       const account = await readAccountMfa(em, user!.id)
@@ -45,6 +47,8 @@ export const setupRoutes = [
     action: 'TotpSetupGet.get',
     summary: 'A new TOTP provisioning URI to scan (or the configured status)',
     auth: 'user',
+    // The caller's own devices; organisation settings and resets are for administrators (auth).
+    permission: 'none',
     handler: async ({ em, user }) => {
       const account = await readAccountMfa(em, user!.id)
       if (account.totp) return { verified: account.totp.created }
@@ -57,6 +61,8 @@ export const setupRoutes = [
     action: 'TotpSetupPost.post',
     summary: 'Confirm a TOTP device with a code from it',
     auth: 'user',
+    // The caller's own devices; organisation settings and resets are for administrators (auth).
+    permission: 'none',
     body: z.object({ otpProvisioningUri: z.string().max(1024), totp: z.unknown().optional() }),
     throttle: { account: () => undefined },
     message: messages.setupSaved,
@@ -85,6 +91,8 @@ export const setupRoutes = [
     action: 'YubikeySetupPost.post',
     summary: 'Register a Yubikey with one OTP from it',
     auth: 'user',
+    // The caller's own devices; organisation settings and resets are for administrators (auth).
+    permission: 'none',
     body: z.object({ hotp: z.unknown().optional() }),
     throttle: { account: () => undefined },
     message: messages.setupSaved,
@@ -114,6 +122,8 @@ export const setupRoutes = [
       action: `${provider === 'totp' ? 'Totp' : 'Yubikey'}SetupDelete.delete`,
       summary: `Remove the caller's ${provider} device`,
       auth: 'user',
+      // The caller's own devices; organisation settings and resets are for administrators (auth).
+      permission: 'none',
       message: messages.setupRemoved,
       handler: async ({ em, user }) => {
         const { [provider]: _, ...rest } = await readAccountMfa(em, user!.id)
@@ -128,6 +138,8 @@ export const setupRoutes = [
     action: 'MfaUserSettingsDisable.delete',
     summary: "Reset a user's MFA devices (administrators)",
     auth: 'admin',
+    // The caller's own devices; organisation settings and resets are for administrators (auth).
+    permission: 'none',
     params: z.object({ userId: z.uuid({ error: 'The user identifier should be a valid UUID.' }) }),
     message: messages.setupRemoved,
     handler: async ({ em, params }) => {
@@ -155,6 +167,8 @@ export const settingsRoutes = [
     action: 'MfaOrgSettingsGet.get',
     summary: "The organisation's MFA providers (the Yubico secret is not shown)",
     auth: 'admin',
+    // The caller's own devices; organisation settings and resets are for administrators (auth).
+    permission: 'none',
     handler: async ({ em }) => {
       const org = await readOrganizationMfa(em)
       return {
@@ -174,6 +188,8 @@ export const settingsRoutes = [
       action: 'MfaOrgSettingsPost.post',
       summary: "Set the organisation's MFA providers",
       auth: 'admin',
+      // The caller's own devices; organisation settings and resets are for administrators (auth).
+      permission: 'none',
       body: organizationBody,
       message: messages.settingsSaved,
       handler: async ({ em, user, body }) => {

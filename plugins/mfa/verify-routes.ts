@@ -1,10 +1,10 @@
-// MFA verification routes (fact sheet §6.2): the JSON endpoints, the HTML form, and the
-// required-MFA error page.
+// MFA verification routes: the JSON endpoints, the HTML form, and the required-MFA error page
+// (always 403 with the providers to use).
 import { z } from 'zod'
-import { CSRF_COOKIE, constantTimeEqual } from '../../api/auth/csrf.ts'
+import { assertCsrfToken, CSRF_COOKIE } from '../../api/auth/csrf.ts'
 import { HttpError } from '../../api/errors.ts'
 import { defineRoute, Reply } from '../../api/plugin.ts'
-import { endSession } from '../auth/sessions.ts'
+import { endSession } from '../auth/index.ts'
 import { safeRedirect, verifyForm } from './form.ts'
 import { messages } from './messages.ts'
 import { type Input, isRemember, otpError, remember, totpRule } from './otp.ts'
@@ -86,6 +86,8 @@ const jsonVerifyRoutes = (provider: Provider, field: 'totp' | 'hotp', name: stri
     action: `${name}VerifyGet.get`,
     summary: `Is a ${provider} check possible now?`,
     auth: 'user',
+    // Checks the caller's own second factors.
+    permission: 'none',
     message: messages.provideOtp,
     handler: async (input) => {
       await openVerification(input as unknown as Input, provider)
@@ -98,6 +100,8 @@ const jsonVerifyRoutes = (provider: Provider, field: 'totp' | 'hotp', name: stri
     action: `${name}VerifyPost.post`,
     summary: `Check a ${provider} code; on success the passbolt_mfa cookie proves it`,
     auth: 'user',
+    // Checks the caller's own second factors.
+    permission: 'none',
     body: z.object({ [field]: z.unknown().optional(), remember }),
     throttle: { account: () => undefined },
     message: messages.success,
@@ -120,6 +124,8 @@ const formRoutes = (provider: Provider, field: 'totp' | 'hotp', name: string) =>
     action: `${name}VerifyGet.getHtml`,
     summary: `HTML form: ${provider} check`,
     auth: 'public',
+    // Checks the caller's own second factors.
+    permission: 'none',
     openapi: false,
     handler: ({ user, request }) => {
       if (!user) return new Reply(null, { redirect: '/auth/login' })
@@ -135,6 +141,8 @@ const formRoutes = (provider: Provider, field: 'totp' | 'hotp', name: string) =>
     action: `${name}VerifyPost.postHtml`,
     summary: `HTML form: ${provider} check`,
     auth: 'public',
+    // Checks the caller's own second factors.
+    permission: 'none',
     openapi: false,
     csrf: false,
     body: z.object({
@@ -146,9 +154,8 @@ const formRoutes = (provider: Provider, field: 'totp' | 'hotp', name: string) =>
     handler: async (raw) => {
       const input = raw as unknown as Input & { body: { _csrfToken?: string } }
       if (!input.user) return new Reply(null, { redirect: '/auth/login' })
-      const cookie = input.request.cookies.get(CSRF_COOKIE)
-      if (!cookie || !input.body._csrfToken || !constantTimeEqual(cookie, input.body._csrfToken))
-        throw new HttpError(403, 'Missing or incorrect CSRF cookie type.')
+      assertCsrfToken(input.request, input.body._csrfToken)
+      const cookie = input.request.cookies.get(CSRF_COOKIE)!
       const target = redirectOf(input.request.url)
       try {
         await verifyCode(input, provider, input.body[field], input.body.remember)
@@ -178,6 +185,8 @@ export const verifyRoutes = [
       action: 'MfaVerifyAjaxError.get',
       summary: 'Where requests go while a second factor is owed: always 403 with the providers',
       auth: 'user',
+      // Checks the caller's own second factors.
+      permission: 'none',
       csrf: false,
       handler: async ({ em, user, app }) => {
         const providers = await userProviders(em, user!.id)

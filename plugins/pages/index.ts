@@ -2,6 +2,4 @@
 import { definePlugin } from '../../api/plugin.ts'
 import { routes } from './routes.ts'
 
-export { escapeHtml } from './page.ts'
-
 export default definePlugin({ name: 'pages', dependsOn: ['auth'], routes })

@@ -1,12 +1,6 @@
 // The HTML shell the official browser extension attaches its UI to: it looks for
 // `<html class="passbolt">` and renders into the page itself; no script of ours runs.
-
-/** Escapes text for HTML content and attribute values. */
-export const escapeHtml = (value: string) =>
-  value.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  )
+import { escapeHtml } from '../../api/html.ts'
 
 export const shellPage = (title: string) =>
   `<!DOCTYPE html>

@@ -13,6 +13,8 @@ const page = (path: string, action: string, title: string, params?: typeof link)
     action,
     summary: `HTML page: ${title}`,
     auth: 'public',
+    // HTML shells carry no data; the extension asks the API for it.
+    permission: 'none',
     openapi: false,
     params,
     handler: () => new Reply(shellPage(title), { html: true }),
@@ -25,6 +27,8 @@ const workspace = (path: string) =>
     action: 'Home.apiExtApp',
     summary: 'HTML page: the workspace, for signed-in users',
     auth: 'public',
+    // HTML shells carry no data; the extension asks the API for it.
+    permission: 'none',
     openapi: false,
     handler: ({ user, request }) => {
       if (!user)

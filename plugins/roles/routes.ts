@@ -11,6 +11,8 @@ export const routes = [
     action: 'RolesIndex.index',
     summary: 'List the roles',
     auth: 'user',
+    // The built-in roles are the same for everyone.
+    permission: 'none',
     response: z.array(roleSchema),
     handler: ({ em }) => listRoles(em),
   }),

@@ -5,6 +5,7 @@ import { AccountSettingSchema } from './entities/AccountSetting.ts'
 import { OrganizationSettingSchema } from './entities/OrganizationSetting.ts'
 import { routes } from './routes.ts'
 
+export { KEYWARD_VERSION } from './constants.ts'
 export * from './store.ts'
 
 export default definePlugin({

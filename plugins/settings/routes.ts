@@ -9,7 +9,9 @@ export const routes = [
     action: 'SettingsIndex.index',
     summary: 'Server settings and the plugins it offers (guest or signed-in shape)',
     auth: 'public',
-    query: { contain: ['header'] },
+    // Server settings; what a guest may see is chosen by the settings flags.
+    permission: 'none',
+    query: { contain: { header: {} } },
     handler: ({ app, user, query }) => {
       const settings = buildSettings(app, user)
       // Legacy clients ask for the bare object with contain[header]=0.

@@ -1,4 +1,5 @@
 // Reads and writes organisation and account settings by property name.
+import { randomUUID } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { v5 as uuidv5 } from 'uuid'
 import { type AccountSetting, AccountSettingSchema } from './entities/AccountSetting.ts'
@@ -16,25 +17,28 @@ export const readOrganizationSetting = async <T>(
 ): Promise<T | undefined> =>
   ((await em.findOne(OrganizationSettingSchema, { property }))?.value as T | undefined) ?? undefined
 
+/** Creates or replaces the setting in one statement, so concurrent first writes cannot collide. */
 export const writeOrganizationSetting = async (
   em: EntityManager,
   property: string,
   value: unknown,
   userId: string,
 ) => {
-  const existing = await em.findOne(OrganizationSettingSchema, { property })
-  if (existing) {
-    existing.value = value
-    existing.modifiedBy = userId
-  } else
-    em.create(OrganizationSettingSchema, {
+  const now = new Date()
+  await em.upsert(
+    OrganizationSettingSchema,
+    {
+      id: randomUUID(),
       property,
       propertyId: propertyId(property),
       value,
       createdBy: userId,
       modifiedBy: userId,
-    } as OrganizationSetting)
-  await em.flush()
+      created: now,
+      modified: now,
+    } as OrganizationSetting,
+    { onConflictFields: ['property'], onConflictMergeFields: ['value', 'modifiedBy', 'modified'] },
+  )
 }
 
 export const readAccountSetting = async <T>(
@@ -46,24 +50,29 @@ export const readAccountSetting = async <T>(
   return row ? (JSON.parse(row.value) as T) : undefined
 }
 
+/** Creates, replaces (one statement, race-free) or, for `undefined`, removes the setting. */
 export const writeAccountSetting = async (
   em: EntityManager,
   userId: string,
   property: string,
   value: unknown,
 ) => {
-  const existing = await em.findOne(AccountSettingSchema, { userId, property })
   if (value === undefined) {
-    if (existing) await em.removeAndFlush(existing)
+    await em.nativeDelete(AccountSettingSchema, { userId, property })
     return
   }
-  if (existing) existing.value = JSON.stringify(value)
-  else
-    em.create(AccountSettingSchema, {
+  const now = new Date()
+  await em.upsert(
+    AccountSettingSchema,
+    {
+      id: randomUUID(),
       userId,
       property,
       propertyId: propertyId(property),
       value: JSON.stringify(value),
-    } as AccountSetting)
-  await em.flush()
+      created: now,
+      modified: now,
+    } as AccountSetting,
+    { onConflictFields: ['userId', 'property'], onConflictMergeFields: ['value', 'modified'] },
+  )
 }

@@ -41,6 +41,8 @@ const completeRoutes = (method: 'PUT' | 'POST') => [
     action: 'SetupComplete.complete',
     summary: 'Finish the setup: store the public key and activate the account',
     auth: 'public',
+    // The link's single-use token proves who; the user is never signed in here.
+    permission: 'none',
     csrf: false,
     params: userParams,
     body: completeBody,
@@ -58,6 +60,8 @@ const completeRoutes = (method: 'PUT' | 'POST') => [
     action: 'RecoverComplete.complete',
     summary: "Finish a recovery: the key must be the account's key",
     auth: 'public',
+    // The link's single-use token proves who; the user is never signed in here.
+    permission: 'none',
     csrf: false,
     params: userParams,
     body: completeBody,
@@ -78,6 +82,8 @@ export const routes = [
     action: 'SetupStart.start',
     summary: 'Check a setup link and return the user it is for',
     auth: 'public',
+    // The link's single-use token proves who; the user is never signed in here.
+    permission: 'none',
     params: linkParams,
     throttle: { account: ({ params }) => params.userId },
     handler: ({ params, em, app }) => startFlow(em, app, 'register', params.userId, params.tokenId),
@@ -90,6 +96,8 @@ export const routes = [
     action: 'UsersRecover.post',
     summary: 'Ask for an account recovery link by email',
     auth: 'public',
+    // The link's single-use token proves who; the user is never signed in here.
+    permission: 'none',
     body: z.object({ username: z.email().max(255) }),
     throttle: { account: ({ body }) => body.username },
     message: messages.recoveryRequested,
@@ -104,6 +112,8 @@ export const routes = [
     action: 'RecoverStart.start',
     summary: 'Check a recovery link and return the user it is for',
     auth: 'public',
+    // The link's single-use token proves who; the user is never signed in here.
+    permission: 'none',
     params: linkParams,
     throttle: { account: ({ params }) => params.userId },
     handler: ({ params, em, app }) => startFlow(em, app, 'recover', params.userId, params.tokenId),
@@ -114,6 +124,8 @@ export const routes = [
     action: 'RecoverAbort.post',
     summary: 'Abandon a recovery; its link stops working',
     auth: 'public',
+    // The link's single-use token proves who; the user is never signed in here.
+    permission: 'none',
     csrf: false,
     params: userParams,
     body: z.object({ authenticationtoken: tokenField }),

@@ -1,10 +1,11 @@
 // Account setup and recovery: registration with a single-use, expiring token; key upload that
 // activates the account; recovery of an active account against its stored key.
-import type { EntityManager } from '@mikro-orm/postgresql'
+import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql'
 import type { AppContext } from '../../api/app.ts'
 import { badRequest, HttpError } from '../../api/errors.ts'
-import { createToken, findActiveToken } from '../auth/index.ts'
+import { consumeToken, createToken, findActiveToken } from '../auth/index.ts'
 import {
+  attachGroupsUsers,
   canSignIn,
   createUser,
   findUserByUsername,
@@ -68,7 +69,9 @@ export const startFlow = async (
   token: string,
 ) => {
   const { bundle } = await openLink(em, flow, userId, token)
-  return { user: serializeUser(bundle, app.config.appUrl) }
+  const user = serializeUser(bundle, app.config.appUrl)
+  await attachGroupsUsers([user], em)
+  return { user }
 }
 
 const keyError = (rule: string, message: string) =>
@@ -117,11 +120,19 @@ export const completeSetup = (
       tokenValue,
       armoredKey,
     )
+    if (!(await consumeToken(tx, token))) throw badRequest(messages.tokenExpired)
     const taken = await tx.findOne(GpgkeySchema, { fingerprint: key.fingerprint, deleted: false })
     if (taken) throw keyError('uniqueFingerprint', messages.keyInUse)
     storeKey(tx, userId, key)
     bundle.user.active = true
-    token.active = false
+    try {
+      await tx.flush()
+    } catch (error) {
+      // Another setup stored the same key between the check and this insert.
+      if (error instanceof UniqueConstraintViolationException)
+        throw keyError('uniqueFingerprint', messages.keyInUse)
+      throw error
+    }
   })
 
 /** Starts a recovery: mails a recovery link to an active user. Unknown addresses learn nothing. */
@@ -156,11 +167,11 @@ export const completeRecovery = (
     )
     if (key.fingerprint !== bundle.gpgkey?.fingerprint)
       throw keyError('isUserKey', messages.keyMismatch)
-    token.active = false
+    if (!(await consumeToken(tx, token))) throw badRequest(messages.tokenExpired)
   })
 
 export const abortRecovery = (em: EntityManager, userId: string, tokenValue: string) =>
   em.transactional(async (tx) => {
     const { token } = await openLink(tx, 'recover', userId, tokenValue)
-    token.active = false
+    if (!(await consumeToken(tx, token))) throw badRequest(messages.tokenExpired)
   })

@@ -2,7 +2,7 @@
 import { z } from 'zod'
 import { notFound } from '../../api/errors.ts'
 import { defineRoute } from '../../api/plugin.ts'
-import { canSignIn, readUser, serializeUser } from './service.ts'
+import { attachGroupsUsers, canSignIn, readUser, serializeUser } from './service.ts'
 
 const userId = z.union(
   [z.literal('me'), z.uuid({ error: 'The user identifier should be a valid UUID or "me".' })],
@@ -11,6 +11,19 @@ const userId = z.union(
   },
 )
 
+/** What a user answer may carry; profile, key and role come from the user's own query. */
+const userContain = {
+  profile: { default: true },
+  gpgkey: { default: true },
+  role: { default: true },
+  groups_users: {
+    default: true,
+    load: (rows: { id: string }[], { em }: { em: Parameters<typeof attachGroupsUsers>[1] }) =>
+      attachGroupsUsers(rows, em),
+  },
+  last_logged_in: {},
+}
+
 export const routes = [
   defineRoute({
     method: 'GET',
@@ -18,19 +31,21 @@ export const routes = [
     action: 'UsersView.view',
     summary: 'A user, or the caller with "me"; viewing also keeps a cookie session alive',
     auth: 'user',
+    // Visibility (active users for non-administrators) is applied by the query.
+    permission: 'none',
     params: z.object({ id: userId }),
-    query: { contain: ['profile', 'role', 'gpgkey', 'groups_users', 'last_logged_in'] },
-    handler: async ({ params, user, em, app }) => {
+    query: { contain: userContain },
+    handler: async ({ params, user, em, app, query }) => {
       const id = params.id === 'me' ? user!.id : params.id
       const bundle = await readUser(em, id)
-      // Non-admins see active users only (fact sheet §8.2).
+      // Non-admins see active users only.
       if (
         !bundle ||
         bundle.user.deleted ||
         (user!.role !== 'admin' && !canSignIn(bundle.user) && bundle.user.id !== user!.id)
       )
         throw notFound('user')
-      return serializeUser(bundle, app.config.appUrl)
+      return serializeUser(bundle, app.config.appUrl, query.contain)
     },
   }),
 ]

@@ -1,10 +1,10 @@
 // Users through the ORM: loading a user with profile, key and role, the wire shape passbolt
-// clients expect (fact sheet §8.2), creation and activation.
+// clients expect, creation and activation.
 import { randomUUID } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { formatDate } from '../../api/envelope.ts'
-import { toDate } from '../../api/orm.ts'
-import { RoleSchema } from '../roles/entities/Role.ts'
+import { selectRows, toDate } from '../../api/orm.ts'
+import { RoleSchema } from '../roles/index.ts'
 import { type Gpgkey, GpgkeySchema } from './entities/Gpgkey.ts'
 import { type Profile, ProfileSchema } from './entities/Profile.ts'
 import { type User, UserSchema } from './entities/User.ts'
@@ -52,51 +52,53 @@ const pick = (row: Row, prefix: string) =>
 export const readUser = async (em: EntityManager, id: string): Promise<UserBundle | undefined> => {
   const columns = (table: string, alias: string, names: string[]) =>
     names.map((name) => `${table}.${name} as ${alias}${name}`)
-  const row: Row | undefined = await em
-    .getKnex()('users')
-    .join('roles', 'roles.id', 'users.role_id')
-    .leftJoin('profiles', 'profiles.user_id', 'users.id')
-    .leftJoin('gpgkeys', (on) =>
-      on.on('gpgkeys.user_id', 'users.id').andOnVal('gpgkeys.deleted', false),
-    )
-    .where('users.id', id)
-    .first(
-      ...columns('users', 'u_', [
-        'id',
-        'role_id',
-        'username',
-        'active',
-        'deleted',
-        'disabled',
-        'last_logged_in',
-        'created',
-        'modified',
-      ]),
-      ...columns('roles', 'r_', ['id', 'name', 'description', 'created', 'modified']),
-      ...columns('profiles', 'p_', [
-        'id',
-        'user_id',
-        'first_name',
-        'last_name',
-        'created',
-        'modified',
-      ]),
-      ...columns('gpgkeys', 'g_', [
-        'id',
-        'user_id',
-        'armored_key',
-        'bits',
-        'uid',
-        'key_id',
-        'fingerprint',
-        'type',
-        'expires',
-        'key_created',
-        'deleted',
-        'created',
-        'modified',
-      ]),
-    )
+  const [row] = await selectRows<Row>(em, (knex) =>
+    knex('users')
+      .join('roles', 'roles.id', 'users.role_id')
+      .leftJoin('profiles', 'profiles.user_id', 'users.id')
+      .leftJoin('gpgkeys', (on) =>
+        on.on('gpgkeys.user_id', 'users.id').andOnVal('gpgkeys.deleted', false),
+      )
+      .where('users.id', id)
+      .limit(1)
+      .select(
+        ...columns('users', 'u_', [
+          'id',
+          'role_id',
+          'username',
+          'active',
+          'deleted',
+          'disabled',
+          'last_logged_in',
+          'created',
+          'modified',
+        ]),
+        ...columns('roles', 'r_', ['id', 'name', 'description', 'created', 'modified']),
+        ...columns('profiles', 'p_', [
+          'id',
+          'user_id',
+          'first_name',
+          'last_name',
+          'created',
+          'modified',
+        ]),
+        ...columns('gpgkeys', 'g_', [
+          'id',
+          'user_id',
+          'armored_key',
+          'bits',
+          'uid',
+          'key_id',
+          'fingerprint',
+          'type',
+          'expires',
+          'key_created',
+          'deleted',
+          'created',
+          'modified',
+        ]),
+      ),
+  )
   if (!row) return undefined
   const u = pick(row, 'u_')
   const p = pick(row, 'p_')
@@ -161,7 +163,21 @@ export const serializeGpgkey = (key: Gpgkey) => ({
   modified: formatDate(key.modified),
 })
 
-export const serializeUser = ({ user, profile, gpgkey, role }: UserBundle, appUrl: string) => ({
+/** Which relations a user answer carries; the view routes take them from `contain[...]`. */
+export interface UserContain {
+  profile?: boolean
+  gpgkey?: boolean
+  role?: boolean
+}
+
+const ALL: UserContain = { profile: true, gpgkey: true, role: true }
+
+/** The wire shape of a user; `groups_users` is added by its loader (`attachGroupsUsers`). */
+export const serializeUser = (
+  { user, profile, gpgkey, role }: UserBundle,
+  appUrl: string,
+  contain: UserContain = ALL,
+) => ({
   id: user.id,
   role_id: user.roleId,
   username: user.username,
@@ -171,25 +187,66 @@ export const serializeUser = ({ user, profile, gpgkey, role }: UserBundle, appUr
   created: formatDate(user.created),
   modified: formatDate(user.modified),
   last_logged_in: formatDate(user.lastLoggedIn),
-  profile: profile && {
-    id: profile.id,
-    user_id: profile.userId,
-    first_name: profile.firstName,
-    last_name: profile.lastName,
-    created: formatDate(profile.created),
-    modified: formatDate(profile.modified),
-    avatar: { url: avatarUrls(appUrl) },
-  },
-  gpgkey: gpgkey && serializeGpgkey(gpgkey),
-  groups_users: [],
-  role: {
-    id: role.id,
-    name: role.name,
-    description: role.description,
-    created: formatDate(role.created),
-    modified: formatDate(role.modified),
-  },
+  ...(contain.profile
+    ? {
+        profile: profile && {
+          id: profile.id,
+          user_id: profile.userId,
+          first_name: profile.firstName,
+          last_name: profile.lastName,
+          created: formatDate(profile.created),
+          modified: formatDate(profile.modified),
+          avatar: { url: avatarUrls(appUrl) },
+        },
+      }
+    : {}),
+  ...(contain.gpgkey ? { gpgkey: gpgkey && serializeGpgkey(gpgkey) } : {}),
+  ...(contain.role
+    ? {
+        role: {
+          id: role.id,
+          name: role.name,
+          description: role.description,
+          created: formatDate(role.created),
+          modified: formatDate(role.modified),
+        },
+      }
+    : {}),
 })
+
+/** Sets `groups_users` on every user row, with one query for all of them. */
+export const attachGroupsUsers = async (
+  rows: { id: string; groups_users?: unknown }[],
+  em: EntityManager,
+) => {
+  const memberships = await selectRows<{
+    id: string
+    group_id: string
+    user_id: string
+    is_admin: boolean
+    created: string
+  }>(em, (knex) =>
+    knex('groups_users')
+      .join('groups', 'groups.id', 'groups_users.group_id')
+      .where('groups.deleted', false)
+      .whereIn('groups_users.user_id', [...new Set(rows.map((row) => row.id))])
+      .orderBy('groups_users.created')
+      .select(
+        'groups_users.id',
+        'groups_users.group_id',
+        'groups_users.user_id',
+        'groups_users.is_admin',
+        'groups_users.created',
+      ),
+  )
+  const byUser = new Map<string, unknown[]>()
+  for (const membership of memberships) {
+    const list = byUser.get(membership.user_id) ?? []
+    list.push({ ...membership, created: formatDate(toDate(membership.created)) })
+    byUser.set(membership.user_id, list)
+  }
+  for (const row of rows) row.groups_users = byUser.get(row.id) ?? []
+}
 
 export interface NewUser {
   username: string
@@ -238,28 +295,27 @@ export const touchLastLoggedIn = (em: EntityManager, userId: string) =>
  * read-only, because it runs on every signed-in request (the ORM's hydration costs ~3x more).
  */
 export const loadAuthUser = async (em: EntityManager, id: string) => {
-  const row = await em
-    .getKnex()('users')
-    .join('roles', 'roles.id', 'users.role_id')
-    .where('users.id', id)
-    .first<
-      | {
-          id: string
-          username: string
-          active: boolean
-          deleted: boolean
-          disabled: Date | null
-          role: string
-        }
-      | undefined
-    >(
-      'users.id',
-      'users.username',
-      'users.active',
-      'users.deleted',
-      'users.disabled',
-      'roles.name as role',
-    )
+  const [row] = await selectRows<{
+    id: string
+    username: string
+    active: boolean
+    deleted: boolean
+    disabled: Date | null
+    role: string
+  }>(em, (knex) =>
+    knex('users')
+      .join('roles', 'roles.id', 'users.role_id')
+      .where('users.id', id)
+      .limit(1)
+      .select(
+        'users.id',
+        'users.username',
+        'users.active',
+        'users.deleted',
+        'users.disabled',
+        'roles.name as role',
+      ),
+  )
   return row
     ? {
         user: { ...row, disabled: toDate(row.disabled) },

@@ -11,6 +11,7 @@ import { pino } from 'pino'
 import { z } from 'zod'
 import { bootApp, shutdownApp } from '../../api/app.ts'
 import { loadConfig } from '../../api/config.ts'
+import { migrationsList } from '../../api/migrations/index.ts'
 import { definePlugin, defineRoute } from '../../api/plugin.ts'
 import { listen } from '../../api/server.ts'
 import { loadServerKey, ServerKeyError } from '../../api/server-key.ts'
@@ -46,6 +47,7 @@ test('closing the server lets an in-flight request finish and refuses new ones',
         action: 'Slow.get',
         summary: 'slow',
         auth: 'public',
+        permission: 'none',
         response: z.string(),
         handler: () => new Promise((resolve) => setTimeout(() => resolve('done'), 400)),
       }),
@@ -132,7 +134,7 @@ test('api openapi prints the document; api healthcheck reports and exits 0 when 
   const migrate = spawnSync(process.execPath, [bin, 'migrate'], { env, encoding: 'utf8' })
   t.is(
     migrate.stdout.trim(),
-    'applied: Migration20261122000000Initial, Migration20261122000100Sessions',
+    `applied: ${migrationsList.map((migration) => migration.name).join(', ')}`,
   )
   const after = spawnSync(process.execPath, [bin, 'healthcheck'], { env, encoding: 'utf8' })
   t.is(after.status, 0, after.stdout)

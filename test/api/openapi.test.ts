@@ -3,7 +3,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
 import test from 'ava'
 import { buildOpenApi } from '../../api/openapi.ts'
-import { assemblePlugins } from '../../api/plugin.ts'
+import { assemblePlugins } from '../../api/plugin-loader.ts'
 import { plugins } from '../../plugins/index.ts'
 
 test('the document validates as OpenAPI 3.1.0 with version 5.0.0 and lists every route', async (t) => {

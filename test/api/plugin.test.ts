@@ -1,13 +1,8 @@
 // Plugin assembly: dependency order, and clear errors for missing, disabled or cyclic
 // dependencies and for routes without an access rule or declared twice.
 import test from 'ava'
-import {
-  assemblePlugins,
-  definePlugin,
-  defineRoute,
-  type Plugin,
-  PluginError,
-} from '../../api/plugin.ts'
+import { definePlugin, defineRoute, type Plugin } from '../../api/plugin.ts'
+import { assemblePlugins, PluginError } from '../../api/plugin-loader.ts'
 import { plugins } from '../../plugins/index.ts'
 import { startTestApi, testAuthPlugin } from '../helpers/api.ts'
 
@@ -20,6 +15,7 @@ const route = (path: string, auth = 'public') =>
     action: `X.${path}`,
     summary: path,
     auth: auth as 'public',
+    permission: 'none',
     handler: () => null,
   })
 

@@ -15,6 +15,7 @@ const probe = definePlugin({
       action: 'Probe.add',
       summary: 'echo a validated body',
       auth: 'user',
+      permission: 'none',
       params: z.object({ id: z.uuid({ error: 'The probe identifier should be a valid UUID.' }) }),
       body: z.object({
         username: z.email(),
@@ -33,6 +34,7 @@ const probe = definePlugin({
       action: 'Probe.boom',
       summary: 'fails unexpectedly',
       auth: 'public',
+      permission: 'none',
       handler: () => {
         throw new Error('secret detail: password=hunter2')
       },
@@ -43,6 +45,7 @@ const probe = definePlugin({
       action: 'Probe.list',
       summary: 'paginated list',
       auth: 'public',
+      permission: 'none',
       query: {
         paginate: true,
         filter: { 'has-id': 'uuids', 'is-active': 'boolean' },

@@ -32,20 +32,20 @@ const fails = (
 test('contain: 1/true/0/false in any case, unknown names dropped, bad values refused', (t) => {
   t.deepEqual(
     query('contain[creator]=1&contain[modifier]=FALSE&contain[secret]=1', {
-      contain: ['creator', 'modifier'],
+      contain: { creator: {}, modifier: {} },
     }).contain,
     {
       creator: true,
       modifier: false,
     },
   )
-  t.deepEqual(query('contain[LastLoggedIn]=1', { contain: ['last_logged_in'] }).contain, {
+  t.deepEqual(query('contain[LastLoggedIn]=1', { contain: { last_logged_in: {} } }).contain, {
     last_logged_in: true,
   })
   fails(
     t,
     'contain[creator]=yes',
-    { contain: ['creator'] },
+    { contain: { creator: {} } },
     'Invalid contain. "yes" is not a valid contain value.',
   )
   fails(t, 'contain=creator', {}, 'Invalid query string. The contain parameter should be an array.')
@@ -164,7 +164,7 @@ test('validation errors nest by field and rule; schema messages win over default
 })
 
 test('logged errors keep database statements (and the values in them) out of the log', async (t) => {
-  const { loggableError } = await import('../../api/server.ts')
+  const { loggableError } = await import('../../api/http/log-safety.ts')
   const database = Object.assign(
     new Error("insert into authentication_tokens values ('secret-token')"),
     { name: 'UniqueConstraintViolationException', code: '23505' },

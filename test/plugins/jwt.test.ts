@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import test from 'ava'
 import { importSPKI, jwtVerify } from 'jose'
 import { JWT_KEY, startTestApi } from '../helpers/api.ts'
-import { generateUserKey, TestClient } from '../helpers/client.ts'
+import { generateUserKey, nonce, TestClient } from '../helpers/client.ts'
 import { jwtLogin, makeChallenge } from '../helpers/jwt.ts'
 import { startSmtp } from '../helpers/smtp.ts'
 import { createActiveUser } from '../helpers/users.ts'
@@ -195,20 +195,57 @@ test('logout spends one refresh token, or all of them with an empty body; it nee
   )
 })
 
-test('sign-in routes are throttled per address and account: 429 in the envelope', async (t) => {
-  const { client, user } = await setup(t, { KEYWARD_AUTH_RATE_LIMIT: '3' })
+test('sign-in failures are throttled per account: 429 in the envelope, other accounts unaffected', async (t) => {
+  const { api, client, user } = await setup(t, { KEYWARD_AUTH_RATE_LIMIT: '3' })
+  const other = await createActiveUser(api, 'grace@keyward.test')
+  const failStage2 = () =>
+    client.postForm('/auth/login.json', {
+      'data[gpg_auth][keyid]': user.fingerprint,
+      'data[gpg_auth][user_token_result]': nonce(),
+    })
   const statuses: number[] = []
-  for (let i = 0; i < 4; i++)
-    statuses.push(
-      (await client.postForm('/auth/login.json', { 'data[gpg_auth][keyid]': user.fingerprint }))
-        .status,
-    )
-  t.deepEqual(statuses, [200, 200, 200, 429])
+  for (let i = 0; i < 4; i++) statuses.push((await failStage2()).status)
+  t.deepEqual(statuses, [400, 400, 400, 429])
   const limited = await client.postForm('/auth/login.json', {
     'data[gpg_auth][keyid]': user.fingerprint,
   })
+  t.is(limited.status, 429, 'even a correct first stage waits')
   t.is(limited.json.header.message, 'Too many attempts. Please wait a minute and try again.')
   t.is(limited.headers.get('retry-after'), '60')
+  const neighbour = await client.postForm('/auth/login.json', {
+    'data[gpg_auth][keyid]': other.fingerprint,
+  })
+  t.is(neighbour.status, 200, 'another account behind the same address signs in')
+})
+
+test('successful sign-ins are not counted; the per-address ceiling covers every account', async (t) => {
+  const { api, client, user } = await setup(t, {
+    KEYWARD_AUTH_RATE_LIMIT: '3',
+    KEYWARD_AUTH_RATE_LIMIT_PER_ADDRESS: '5',
+  })
+  for (let i = 0; i < 6; i++)
+    t.is(
+      (await client.postForm('/auth/login.json', { 'data[gpg_auth][keyid]': user.fingerprint }))
+        .status,
+      200,
+      'challenges that succeed count for nothing',
+    )
+  const others = await Promise.all(
+    ['b', 'c', 'd'].map((name) => createActiveUser(api, `${name}@keyward.test`)),
+  )
+  const fail = (key: { fingerprint: string }) =>
+    client.postForm('/auth/login.json', {
+      'data[gpg_auth][keyid]': key.fingerprint,
+      'data[gpg_auth][user_token_result]': nonce(),
+    })
+  const statuses: number[] = []
+  for (const key of [others[0], others[0], others[1], others[1], others[2], others[2]])
+    statuses.push((await fail(key)).status)
+  t.deepEqual(
+    statuses,
+    [400, 400, 400, 400, 400, 429],
+    'five failures from one address, any account',
+  )
 })
 
 test('settings advertise jwtAuthentication', async (t) => {

@@ -1,0 +1,26 @@
+// Database errors a client's input can still provoke, despite validation and locking (a race
+// between two requests, a value the schema refuses): each becomes the 4xx it is, never a 500.
+import { HttpError, messages } from '../errors.ts'
+
+/** SQLSTATEs of failures a retry of the whole transaction can cure. */
+export const RETRYABLE = new Set(['40001', '40P01'])
+
+export const sqlStateOf = (error: unknown): string | undefined => {
+  if (!(error instanceof Error)) return undefined
+  const code =
+    (error as { sqlState?: unknown }).sqlState ?? (error as { code?: unknown }).code ?? undefined
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined
+}
+
+/** The client-facing error for a database failure, or undefined when it is the server's own. */
+export const httpErrorOfDatabase = (error: unknown): HttpError | undefined => {
+  const state = sqlStateOf(error)
+  if (!state) return undefined
+  if (state === '23505' || RETRYABLE.has(state))
+    return new HttpError(409, messages.concurrentChange)
+  // Data exceptions (bad text representation, too long, out of range) and integrity
+  // violations (missing reference, null, check).
+  if (state.startsWith('22') || ['23502', '23503', '23514'].includes(state))
+    return new HttpError(400, messages.validation)
+  return undefined
+}

@@ -1,0 +1,143 @@
+// The fixed pipeline every route runs: query -> params -> CSRF -> authenticate -> guards ->
+// role -> body -> [transaction: access policy -> validation -> handler -> contains] -> answer.
+import type { AppContext } from '../app.ts'
+import { checkCsrf } from '../auth/csrf.ts'
+import type { AuthUser } from '../auth/user.ts'
+import { readBody } from '../body.ts'
+import { runInTransaction } from '../db/transaction.ts'
+import { DEFAULT_SUCCESS_MESSAGE } from '../envelope.ts'
+import { forbidden, HttpError, messages, unauthorized } from '../errors.ts'
+import { Reply, type RequestContext, type Route } from '../plugin.ts'
+import { parseQuery, parseQueryString } from '../query.ts'
+import type { Throttle, ThrottleKey } from '../throttle.ts'
+import { isUuid } from '../uuid.ts'
+import { validate } from '../validation.ts'
+import { loadContains } from './contain.ts'
+import { requestContext } from './request-context.ts'
+import { type Context, NO_STORE, sendEnvelope } from './respond.ts'
+
+const authenticate = async (
+  app: AppContext,
+  request: RequestContext,
+): Promise<AuthUser | undefined> => {
+  for (const plugin of app.plugins) {
+    if (!plugin.authenticate) continue
+    const user = await plugin.authenticate(request, app)
+    if (user) return user
+  }
+  return undefined
+}
+
+/** passbolt lower-cases UUIDs in paths before validating them. */
+const lowerCaseUuids = (params: Record<string, string>) =>
+  Object.fromEntries(Object.entries(params).map(([k, v]) => [k, isUuid(v) ? v.toLowerCase() : v]))
+
+const throttleKeys = (
+  app: AppContext,
+  route: Route,
+  request: RequestContext,
+  account: string | undefined,
+): ThrottleKey[] => [
+  { key: `ip|${request.ip}`, limit: app.config.authRateLimitPerAddress },
+  ...(account
+    ? [{ key: `account|${route.action}|${account.toLowerCase()}`, limit: app.config.authRateLimit }]
+    : []),
+]
+
+const writeReply = (ctx: Context, route: Route, reply: Reply) => {
+  for (const [name, value] of Object.entries(reply.options.headers ?? {})) ctx.set(name, value)
+  if (reply.options.redirect) {
+    ctx.status = 302
+    ctx.set('Cache-Control', NO_STORE)
+    ctx.redirect(reply.options.redirect)
+    return
+  }
+  const shaped =
+    route.response && reply.body !== undefined && reply.body !== null
+      ? route.response.parse(reply.body)
+      : reply.body
+  if (reply.options.html || reply.options.binary) {
+    ctx.status = reply.options.status ?? 200
+    ctx.type = reply.options.binary ?? 'text/html; charset=utf-8'
+    if (!ctx.response.get('Cache-Control')) ctx.set('Cache-Control', NO_STORE)
+    ctx.body = reply.options.binary ? (reply.body as Buffer) : String(reply.body)
+    return
+  }
+  if (reply.options.raw) {
+    ctx.status = reply.options.status ?? 200
+    ctx.type = 'application/json'
+    ctx.set('Cache-Control', NO_STORE)
+    ctx.body = JSON.stringify(shaped)
+    return
+  }
+  const message = reply.options.message ?? route.message ?? DEFAULT_SUCCESS_MESSAGE
+  sendEnvelope(ctx, reply.options.status ?? 200, message, shaped ?? null, reply.options)
+}
+
+export const routeMiddleware =
+  (app: AppContext, route: Route, throttle: Throttle) => async (ctx: Context) => {
+    ctx.state.action = route.action
+    ctx.state.routePath = route.path
+    const query = parseQuery(parseQueryString(ctx.querystring), route.query)
+    const rawParams = lowerCaseUuids(
+      (ctx as unknown as { params: Record<string, string> }).params ?? {},
+    )
+    const params = route.params ? validate(route.params, rawParams) : rawParams
+    const request = requestContext(ctx, app)
+    if (route.csrf !== false) checkCsrf(request)
+    const user = await authenticate(app, request)
+    request.state.user = user
+    if (user) for (const plugin of app.plugins) await plugin.guard?.({ user, request, route }, app)
+    if (route.auth !== 'public' && !user) throw unauthorized()
+    if (route.auth === 'admin' && user?.role !== 'admin') throw forbidden(messages.adminOnly)
+    const rawBody =
+      ctx.method === 'GET' || ctx.method === 'HEAD'
+        ? undefined
+        : await readBody(ctx.req, app.config.bodyLimit, route.multipart)
+
+    let keys: ThrottleKey[] = []
+    if (route.throttle) {
+      keys = throttleKeys(app, route, request, undefined)
+      throttle.check(keys)
+    }
+    const run = async (em: RequestContext['em']) => {
+      const granted =
+        route.permission === 'none'
+          ? undefined
+          : await route.permission.check({ user: user!, params, rawBody, em, app })
+      const body = route.body ? validate(route.body, rawBody ?? {}) : rawBody
+      if (route.throttle?.account) {
+        keys = throttleKeys(app, route, request, route.throttle.account({ params, body }))
+        throttle.check(keys)
+      }
+      const result = await route.handler({
+        params,
+        query,
+        body,
+        user,
+        em,
+        app,
+        headers: ctx.headers,
+        request,
+        granted,
+      })
+      const reply = result instanceof Reply ? result : new Reply(result)
+      await loadContains(route, reply.body, { em, user, app, contain: query.contain })
+      return reply
+    }
+    let reply: Reply
+    try {
+      reply = route.transaction ? await runInTransaction(request.em, run) : await run(request.em)
+    } catch (error) {
+      if (
+        route.throttle &&
+        error instanceof HttpError &&
+        error.status >= 400 &&
+        error.status < 500 &&
+        error.status !== 429
+      )
+        throttle.fail(keys)
+      throw error
+    }
+    writeReply(ctx, route, reply)
+  }

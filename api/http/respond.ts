@@ -1,0 +1,53 @@
+// Writes answers: the passbolt envelope for JSON, and the headers every answer carries.
+import type Koa from 'koa'
+import { envelope, type Pagination } from '../envelope.ts'
+
+/** The headers passbolt sets on every answer (its security headers middleware's defaults). */
+export const SECURITY_HEADERS: Record<string, string> = {
+  'X-Permitted-Cross-Domain-Policies': 'all',
+  'Referrer-Policy': 'same-origin',
+  'X-Frame-Options': 'DENY',
+  'X-Download-Options': 'noopen',
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; connect-src 'self'; base-uri 'self'; frame-src 'self'; frame-ancestors 'none'; form-action 'self'",
+  'Permissions-Policy': 'unload=(*)',
+}
+
+/**
+ * API answers depend on who asks (and carry cookies); no cache, shared or private, may keep
+ * them. A route that serves something public and cacheable (an avatar) sets its own.
+ */
+export const NO_STORE = 'no-store'
+
+export interface State {
+  requestId: string
+  action: string
+  /** The route pattern once one matched; logged instead of the path, which may hold tokens. */
+  routePath?: string
+}
+
+export type Context = Koa.ParameterizedContext<State>
+
+export const sendEnvelope = (
+  ctx: Context,
+  status: number,
+  message: string,
+  body: unknown,
+  options: { pagination?: Pagination; outcome?: 'success' | 'error' } = {},
+) => {
+  ctx.status = status
+  ctx.type = 'application/json'
+  ctx.set('Cache-Control', NO_STORE)
+  const payload = envelope({
+    requestId: ctx.state.requestId,
+    status,
+    action: ctx.state.action,
+    message,
+    url: ctx.originalUrl,
+    body,
+    pagination: options.pagination,
+  })
+  if (options.outcome) payload.header.status = options.outcome
+  ctx.body = JSON.stringify(payload)
+}
