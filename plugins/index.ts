@@ -5,6 +5,7 @@ import healthcheck from './healthcheck/index.ts'
 import jwt from './jwt/index.ts'
 import mfa from './mfa/index.ts'
 import pages from './pages/index.ts'
+import permissions from './permissions/index.ts'
 import roles from './roles/index.ts'
 import settings from './settings/index.ts'
 import setup from './setup/index.ts'
@@ -14,6 +15,7 @@ export const plugins: readonly Plugin[] = [
   settings,
   roles,
   users,
+  permissions,
   healthcheck,
   auth,
   jwt,

@@ -55,11 +55,46 @@ test('a route without a valid auth rule, or declared twice, stops the boot', (t)
   )
 })
 
-test('the shipped plugins assemble, and disabling one removes its routes and its settings flags', async (t) => {
-  t.deepEqual(
-    assemblePlugins(plugins).map((p) => p.name),
-    ['settings', 'roles', 'users', 'healthcheck', 'auth', 'jwt', 'mfa', 'setup', 'pages'],
+test('a route without a permission declaration, or a policy on a public route, stops the boot', (t) => {
+  const withoutPermission = { ...route('/x.json', 'user'), permission: undefined } as never
+  t.throws(() => assemblePlugins([plugin('a', [], [withoutPermission])]), {
+    message:
+      'route GET /x.json of plugin "a" declares no permission (\'none\' or an access policy)',
+  })
+  const policy = {
+    description: 'anything',
+    refusals: [404],
+    check: async () => undefined,
+  } as const
+  t.throws(
+    () => assemblePlugins([plugin('a', [], [{ ...route('/x.json'), permission: policy }])]),
+    {
+      message:
+        'route GET /x.json of plugin "a" is public but has an access policy, which needs a caller',
+    },
   )
+  t.notThrows(() =>
+    assemblePlugins([plugin('a', [], [{ ...route('/x.json', 'user'), permission: policy }])]),
+  )
+  const needsParent = {
+    ...route('/y.json', 'user'),
+    query: { contain: { 'permissions.user': { requires: ['permissions'] } } },
+  }
+  t.throws(() => assemblePlugins([plugin('a', [], [needsParent])]), {
+    message:
+      'route GET /y.json of plugin "a": contain "permissions.user" requires undeclared "permissions"',
+  })
+})
+
+test('the shipped plugins assemble, and disabling one removes its routes and its settings flags', async (t) => {
+  const order = assemblePlugins(plugins).map((p) => p.name)
+  t.deepEqual([...order].sort(), plugins.map((p) => p.name).sort())
+  for (const shipped of plugins)
+    for (const dependency of shipped.dependsOn ?? [])
+      t.true(
+        order.indexOf(dependency) < order.indexOf(shipped.name),
+        `${dependency} before ${shipped.name}`,
+      )
   const api = await startTestApi(t, {
     plugins: [...plugins, testAuthPlugin],
     env: { KEYWARD_DISABLED_PLUGINS: 'pages,jwt' },

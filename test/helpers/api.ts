@@ -31,19 +31,26 @@ export const FIXTURE_KEYS_ENV = {
   KEYWARD_JWT_PUBLIC_KEY: JWT_KEY.publicPath,
 }
 
-/** Test-only stand-in for the authentication plugins: `x-test-role: admin|user` signs in. */
+/**
+ * Test-only stand-in for the authentication plugins: `x-test-role: admin|user` signs in, as the
+ * user `x-test-user` names when it is given.
+ */
 export const testAuthPlugin = definePlugin({
   name: 'test-auth',
   authenticate: async ({ headers }) => {
     const role = headers['x-test-role']
     if (role !== 'admin' && role !== 'user') return undefined
+    const named = headers['x-test-user']
     return {
       id:
-        role === 'admin'
-          ? '00000000-0000-4000-8000-000000000001'
-          : '00000000-0000-4000-8000-000000000002',
+        typeof named === 'string'
+          ? named
+          : role === 'admin'
+            ? '00000000-0000-4000-8000-000000000001'
+            : '00000000-0000-4000-8000-000000000002',
       username: `${role}@keyward.test`,
       role,
+      via: 'test',
     }
   },
 })
@@ -59,7 +66,7 @@ export interface TestApi {
    */
   request(
     path: string,
-    init?: RequestInit & { role?: 'admin' | 'user'; csrf?: boolean },
+    init?: RequestInit & { role?: 'admin' | 'user'; as?: string; csrf?: boolean },
   ): Promise<TestResponse>
 }
 
@@ -109,9 +116,10 @@ export const startTestApi = async (
     app,
     logs,
     request: async (path, init = {}) => {
-      const { role, csrf = true, ...rest } = init
+      const { role, as, csrf = true, ...rest } = init
       const headers = new Headers(rest.headers)
       if (role) headers.set('x-test-role', role)
+      if (as) headers.set('x-test-user', as)
       const method = (rest.method ?? 'GET').toUpperCase()
       if (csrf && !['GET', 'HEAD'].includes(method) && !headers.has('x-csrf-token')) {
         headers.set('x-csrf-token', 'test-csrf-token')

@@ -1,0 +1,24 @@
+// Permissions: who may read, update or own each resource and folder, directly or through a
+// group. Other plugins ask it for a caller's level, declare its access policies on their routes,
+// and join `readableBy` in their lists.
+import { definePlugin } from '../../api/plugin.ts'
+import { PermissionSchema } from './entities/Permission.ts'
+
+export type { Permission } from './entities/Permission.ts'
+export * from './levels.ts'
+export { type CanAccessOptions, canAccess, type Granted } from './policies.ts'
+export {
+  type AccessRefusal,
+  arosOf,
+  effectivePermission,
+  highestPermissionRows,
+  readableBy,
+  requireAccess,
+} from './service.ts'
+export { PermissionSchema }
+
+export default definePlugin({
+  name: 'permissions',
+  dependsOn: ['users'],
+  entities: [PermissionSchema],
+})
