@@ -23,23 +23,29 @@ export interface AppContext {
   pluginState: Map<string, unknown>
 }
 
-export const createLogger = (config: Pick<ServerConfig, 'logLevel'>): Logger =>
-  pino({
-    level: config.logLevel,
-    base: { service: 'keyward-api' },
-    // Belt and braces: nothing the core logs carries these, and plugins must not either.
-    redact: {
-      paths: [
-        '*.password',
-        '*.token',
-        '*.cookie',
-        '*.authorization',
-        '*.privateKey',
-        '*.armored_key',
-      ],
-      censor: '[redacted]',
+export const createLogger = (
+  config: Pick<ServerConfig, 'logLevel'>,
+  destination?: { write(line: string): void },
+): Logger =>
+  pino(
+    {
+      level: config.logLevel,
+      base: { service: 'keyward-api' },
+      // Belt and braces: nothing the core logs carries these, and plugins must not either.
+      redact: {
+        paths: [
+          '*.password',
+          '*.token',
+          '*.cookie',
+          '*.authorization',
+          '*.privateKey',
+          '*.armored_key',
+        ],
+        censor: '[redacted]',
+      },
     },
-  })
+    destination as never,
+  )
 
 export interface BootOptions {
   config: ServerConfig

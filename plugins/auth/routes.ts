@@ -165,21 +165,26 @@ export const routes = [
       return null
     },
   }),
-  defineRoute({
-    method: 'POST',
-    path: '/auth/logout.json',
-    action: 'AuthLogout.logout',
-    summary: 'End the cookie session',
-    auth: 'public',
-    // Sign-in and session routes act on the caller's own session; the key or token proves who.
-    permission: 'none',
-    message: messages.loggedOut,
-    handler: async ({ em, request }) => {
-      await endSession(em, request, request.state.session as Session | undefined)
-      request.state.session = undefined
-      return null
-    },
-  }),
+  // The extension posts; when that fails it falls back to GET, which passbolt also accepts.
+  ...(['POST', 'GET'] as const).map((method) =>
+    defineRoute({
+      method,
+      path: '/auth/logout.json',
+      action: 'AuthLogout.logout',
+      summary: 'End the cookie session',
+      description:
+        'Ends the caller’s cookie session, if any, and expires its cookie. Answers 200 even without a session. A bearer (JWT) request is refused with 400: it signs out with /auth/jwt/logout.json.',
+      auth: 'public',
+      // Ends only the caller's own session, if there is one.
+      permission: 'none',
+      message: messages.loggedOut,
+      handler: async ({ em, request }) => {
+        await endSession(em, request, request.state.session as Session | undefined)
+        request.state.session = undefined
+        return null
+      },
+    }),
+  ),
   defineRoute({
     method: 'GET',
     path: '/users/csrf-token.json',

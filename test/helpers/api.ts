@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ExecutionContext } from 'ava'
-import { pino } from 'pino'
-import { type AppContext, bootApp, shutdownApp } from '../../api/app.ts'
+import { type AppContext, bootApp, createLogger, shutdownApp } from '../../api/app.ts'
 import { loadConfig } from '../../api/config.ts'
 import { definePlugin, type Plugin } from '../../api/plugin.ts'
 import { listen } from '../../api/server.ts'
@@ -82,6 +81,8 @@ export interface TestApiOptions {
   plugins?: readonly Plugin[]
   env?: Record<string, string>
   databaseUrl?: string
+  /** Level of the server's logger, whose lines `logs` collects. @default 'info' */
+  logLevel?: string
 }
 
 export const startTestApi = async (
@@ -100,7 +101,10 @@ export const startTestApi = async (
     },
   })
   const logs: Record<string, unknown>[] = []
-  const logger = pino({ level: 'info' }, { write: (line: string) => logs.push(JSON.parse(line)) })
+  const logger = createLogger(
+    { logLevel: (options.logLevel ?? 'info') as 'info' },
+    { write: (line: string) => logs.push(JSON.parse(line)) },
+  )
   const app = await bootApp({
     config,
     plugins: options.plugins ?? [...allPlugins, testAuthPlugin],
