@@ -4,6 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql'
 import { type Logger, pino } from 'pino'
 import type { ServerConfig } from './config.ts'
 import { type Database, openDatabase } from './database.ts'
+import { ChangeFeed } from './db/change-feed.ts'
 import { createMailer, type Mailer } from './mailer.ts'
 import { createOrm, migrate } from './orm.ts'
 import type { Plugin } from './plugin.ts'
@@ -21,6 +22,8 @@ export interface AppContext {
   mailer: Mailer
   /** What plugins keep for the life of the process (keys, caches): use `pluginState()`. */
   pluginState: Map<string, unknown>
+  /** Committed changes to the rows every request reads, for the caches of them. */
+  changes: ChangeFeed
 }
 
 export const createLogger = (
@@ -81,8 +84,20 @@ export const bootApp = async (options: BootOptions): Promise<AppContext> => {
         plugins,
         mailer: createMailer(config, logger),
         pluginState: new Map(),
+        changes: new ChangeFeed(database.url, logger),
       }
-      for (const plugin of plugins) await plugin.init?.(app)
+      await app.changes.start()
+      const started: Plugin[] = []
+      try {
+        for (const plugin of plugins) {
+          await plugin.init?.(app)
+          started.push(plugin)
+        }
+      } catch (error) {
+        for (const plugin of started.reverse()) await plugin.shutdown?.(app).catch(() => {})
+        await app.changes.stop()
+        throw error
+      }
       return app
     } catch (error) {
       await orm.close()
@@ -95,6 +110,8 @@ export const bootApp = async (options: BootOptions): Promise<AppContext> => {
 }
 
 export const shutdownApp = async (app: AppContext): Promise<void> => {
+  for (const plugin of [...app.plugins].reverse()) await plugin.shutdown?.(app)
+  await app.changes.stop()
   await app.orm.close()
   await app.database.stop()
 }

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto'
 import { v5 as uuidv5 } from 'uuid'
 
-/** passbolt's seed namespace for action ids (fact sheet §2.1). */
+/** passbolt's seed namespace for action ids: `SettingsIndex.index` is `bef9f3ca-…`. */
 const ACTION_NAMESPACE = 'd5447ca1-950f-459d-8b20-86ddfdd0f922'
 
 const actionIds = new Map<string, string>()

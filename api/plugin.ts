@@ -230,6 +230,8 @@ export interface Plugin {
   pendingSecondFactors?: (em: EntityManager, userId: string, app: AppContext) => Promise<string[]>
   /** Prepares what the plugin needs once per start (e.g. key material); runs after migrations. */
   init?: (app: AppContext) => Promise<void>
+  /** Releases what `init` opened (connections, timers); runs at shutdown, in reverse order. */
+  shutdown?: (app: AppContext) => Promise<void>
   /** Adds subcommands to the `api` CLI; `withApp` boots the server's parts around its work. */
   commands?: (program: Command, withApp: WithApp) => void
 }

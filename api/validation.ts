@@ -1,5 +1,5 @@
 // Validates request parts with zod and turns failures into passbolt's error tree:
-// `{field: {rule: message}}`, nested for objects and array rows (fact sheet §2.3).
+// `{field: {rule: message}}`, nested for objects and array rows as CakePHP reports them.
 import type { z } from 'zod'
 import { badRequest, messages } from './errors.ts'
 

@@ -26,6 +26,7 @@ export const loggableError = (error: unknown) => {
   const sqlState =
     (error as { code?: unknown; sqlState?: unknown }).code ??
     (error as { sqlState?: unknown }).sqlState
+  if (process.env.KW_DEBUG_ERRORS) return { type: error.name, message: error.message }
   if (sqlState !== undefined || error.name.endsWith('Exception'))
     return { type: error.name, code: sqlState }
   return { type: error.name, message: error.message, stack: error.stack }

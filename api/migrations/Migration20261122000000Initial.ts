@@ -1,5 +1,6 @@
-// The initial schema: the whole data model of the passbolt API v5 (fact sheet §10), with the
-// indexes for the lookups the API makes, and the built-in roles.
+// The initial schema: the whole data model of the passbolt API v5 (users, groups, resources,
+// secrets, permissions, folders and their per-user tree, tags, comments, favorites, metadata
+// keys, tokens, settings), with the indexes for the lookups the API makes, and the built-in roles.
 import { Migration } from '@mikro-orm/migrations'
 
 const stamps =

@@ -51,11 +51,11 @@ export default definePlugin({
       if (live && request.state.user && !request.state.keepSessionIdle) await touchSession(em, live)
     }
   },
-  authenticate: async (request) => {
+  authenticate: async (request, app) => {
     const session = request.state.session as Session | undefined
     if (isJwtRequest(request) || !session?.userId) return undefined
     const { em } = request
-    const found = await loadAuthUser(em, session.userId)
+    const found = await loadAuthUser(app, em, session.userId)
     if (!found || !canSignIn(found.user)) {
       // The account was disabled or deleted since login: the session ends now.
       await endSession(em, request, session)

@@ -3,7 +3,8 @@
 import { randomBytes } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { sha256Hex } from '../../api/auth/hash.ts'
-import { selectRows, toDate } from '../../api/orm.ts'
+import { preparedQuery } from '../../api/db/prepared.ts'
+import { toDate } from '../../api/orm.ts'
 import type { RequestContext } from '../../api/plugin.ts'
 import { type Session, SessionSchema } from './entities/Session.ts'
 
@@ -17,6 +18,15 @@ const hash = sha256Hex
 const cookieOptions = (request: RequestContext) =>
   ({ httpOnly: true, sameSite: 'lax', secure: request.secure, path: '/', overwrite: true }) as const
 
+const selectSession = preparedQuery<{
+  id: string
+  user_id: string | null
+  last_activity: string
+  created: string
+}>(1, (knex, id) =>
+  knex('sessions').where('id', id).select('id', 'user_id', 'last_activity', 'created'),
+)
+
 /** The live session of the request's cookie, or undefined (an expired one is deleted). */
 export const loadSession = async (
   em: EntityManager,
@@ -25,15 +35,7 @@ export const loadSession = async (
 ) => {
   const value = request.cookies.get(SESSION_COOKIE)
   if (!value || value.length > 128) return undefined
-  // Read through the query builder: this runs on every cookie request.
-  const [row] = await selectRows<{
-    id: string
-    user_id: string | null
-    last_activity: Date
-    created: Date
-  }>(em, (knex) =>
-    knex('sessions').where('id', hash(value)).select('id', 'user_id', 'last_activity', 'created'),
-  )
+  const [row] = await selectSession(em, hash(value))
   if (!row) return undefined
   const session: Session = {
     id: row.id,

@@ -1,4 +1,5 @@
-// The server's own checks, grouped by domain in passbolt's healthcheck layout. Each check says whether a failure is an error (the server is broken) or a warning.
+// The server's own checks, grouped by domain in passbolt's healthcheck layout. Each check says
+// whether a failure is an error (the server is broken) or a warning.
 import { accessSync, constants } from 'node:fs'
 import { tmpdir } from 'node:os'
 import type { EntityManager } from '@mikro-orm/postgresql'

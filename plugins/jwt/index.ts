@@ -34,16 +34,17 @@ export default definePlugin({
     const header = request.headers.authorization
     if (typeof header !== 'string' || !header.startsWith('Bearer ')) return undefined
     const token = header.slice('Bearer '.length).trim()
-    const userId = await verifyAccessToken(app, token)
+    const tokenHash = sha256(token)
+    const userId = await verifyAccessToken(app, token, tokenHash)
     if (!userId) return undefined
-    const found = await loadAuthUser(request.em, userId)
+    const found = await loadAuthUser(app, request.em, userId)
     if (!found || !canSignIn(found.user)) return undefined
     return {
       id: userId,
       username: found.user.username,
       role: found.role,
       via: 'jwt',
-      signInId: sha256(token),
+      signInId: tokenHash,
     }
   },
 })

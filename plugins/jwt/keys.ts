@@ -8,12 +8,15 @@ import { type CryptoKey, exportJWK, importPKCS8, importSPKI, type JWK } from 'jo
 import type { AppContext } from '../../api/app.ts'
 import { ensureKeyPair } from '../../api/key-file.ts'
 import { pluginState } from '../../api/plugin.ts'
+import { VerifiedTokens } from './verified-tokens.ts'
 
 export interface JwtKeys {
   privateKey: CryptoKey
   publicKey: CryptoKey
   publicPem: string
   jwk: JWK
+  /** Tokens this process already verified with `publicKey`. */
+  verified: VerifiedTokens
 }
 
 export const loadJwtKeys = async (app: AppContext): Promise<JwtKeys> => {
@@ -36,6 +39,7 @@ export const loadJwtKeys = async (app: AppContext): Promise<JwtKeys> => {
     publicKey,
     publicPem,
     jwk: { kty: jwk.kty, alg: 'RS256', use: 'sig', e: jwk.e, n: jwk.n },
+    verified: new VerifiedTokens(),
   }
 }
 

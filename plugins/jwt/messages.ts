@@ -1,4 +1,4 @@
-// Messages of the JWT routes, word for word (fact sheet §5).
+// Messages of the JWT routes, word for word as the clients know them.
 export const messages = {
   success: 'The authentication was a success.',
   credentialsMissing: 'The authentication failed. The credentials are missing.',

@@ -1,4 +1,4 @@
-// JWT sign-in (fact sheet §5): the signed-and-encrypted challenge, RS256 access tokens, refresh
+// JWT sign-in: the signed-and-encrypted challenge, RS256 access tokens, refresh
 // token rotation with replay detection, and logout.
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { jwtVerify, SignJWT } from 'jose'
@@ -51,18 +51,24 @@ export const mintAccessToken = async (app: AppContext, userId: string) =>
     .setExpirationTime(Math.floor(Date.now() / 1000) + ACCESS_TOKEN_SECONDS)
     .sign(jwtKeys.get(app).privateKey)
 
-/** The user id of a valid access token, or undefined. */
+/** The user id of a valid access token, or undefined. `tokenHash` is the token's SHA-256. */
 export const verifyAccessToken = async (
   app: AppContext,
   token: string,
+  tokenHash: string,
 ): Promise<string | undefined> => {
+  const { publicKey, verified } = jwtKeys.get(app)
+  const known = verified.get(tokenHash)
+  if (known) return known
   try {
-    const { payload } = await jwtVerify(token, jwtKeys.get(app).publicKey, {
+    const { payload } = await jwtVerify(token, publicKey, {
       algorithms: ['RS256'],
       issuer: app.config.appUrl,
       requiredClaims: ['exp', 'iat', 'sub', 'iss'],
     })
-    return typeof payload.sub === 'string' && isUuid(payload.sub) ? payload.sub : undefined
+    if (typeof payload.sub !== 'string' || !isUuid(payload.sub)) return undefined
+    verified.remember(tokenHash, payload.sub, payload.exp! * 1000)
+    return payload.sub
   } catch {
     return undefined
   }

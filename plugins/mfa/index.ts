@@ -5,7 +5,12 @@ import { HttpError } from '../../api/errors.ts'
 import { definePlugin } from '../../api/plugin.ts'
 import { messages } from './messages.ts'
 import { routes } from './routes.ts'
-import { cachedOrganizationMfa, hasValidProof, userProviders } from './service.ts'
+import {
+  cachedOrganizationMfa,
+  hasValidProof,
+  initOrganizationMfaCache,
+  userProviders,
+} from './service.ts'
 
 /** Paths reachable while a second factor is owed: signing in and out, and verifying. */
 const OPEN_PATHS = [
@@ -23,6 +28,7 @@ export default definePlugin({
   routes,
   settings: () => ({ user: { multiFactorAuthentication: { enabled: true, version: '1.1.0' } } }),
   pendingSecondFactors: (em, userId) => userProviders(em, userId),
+  init: async (app) => initOrganizationMfaCache(app),
   guard: async ({ user, request }, app) => {
     if (OPEN_PATHS.some((path) => request.path.startsWith(path))) return
     const { em } = request

@@ -1,4 +1,4 @@
-// Messages of the MFA routes, word for word (fact sheet §6).
+// Messages of the MFA routes, word for word as the clients know them.
 export const messages = {
   required: 'MFA authentication is required.',
   provideOtp: 'Please provide the one-time password.',

@@ -9,7 +9,7 @@ export const remember = z.union([z.boolean(), z.number(), z.string().max(5)]).op
 export const isRemember = (value: unknown) =>
   value === true || value === 1 || value === '1' || value === 'true'
 
-/** passbolt's rules for a TOTP code, in its order (fact sheet §6.2). */
+/** passbolt's rules for a TOTP code, in its order: required, not empty, numeric, at least 6 digits. */
 export const totpRule = (value: unknown): [string, string] | undefined => {
   if (value === undefined || value === null) return ['_required', messages.otpRequired]
   const code = typeof value === 'number' ? String(value) : value

@@ -1,11 +1,12 @@
-// MFA state and checks (fact sheet §6): the organisation's providers, each user's devices,
+// MFA state and checks: the organisation's providers, each user's devices,
 // the `passbolt_mfa` proof cookie, TOTP and Yubikey verification, and the failed-attempt limit.
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { generateSecret, generateURI, verify } from 'otplib'
 import type { AppContext } from '../../api/app.ts'
 import { constantTimeEqual } from '../../api/auth/csrf.ts'
 import type { AuthUser } from '../../api/auth/user.ts'
-import type { RequestContext } from '../../api/plugin.ts'
+import { FeedCache } from '../../api/db/change-feed.ts'
+import { pluginState, type RequestContext } from '../../api/plugin.ts'
 import {
   AuthenticationTokenSchema,
   createToken,
@@ -46,26 +47,22 @@ export const readAccountMfa = async (em: EntityManager, userId: string): Promise
 export const writeAccountMfa = (em: EntityManager, userId: string, value: AccountMfa) =>
   writeAccountSetting(em, userId, ACCOUNT_PROPERTY, Object.keys(value).length ? value : undefined)
 
-const ORG_CACHE_MS = 2_000
-let orgCache: { app: AppContext; value: OrganizationMfa; until: number } | undefined
+const organizationMfa = pluginState<FeedCache<OrganizationMfa>>('mfa.organization')
+
+/** Keeps the organisation's MFA settings until the change feed announces a settings change. */
+export const initOrganizationMfaCache = (app: AppContext) =>
+  organizationMfa.set(app, new FeedCache(app.changes, 'organization_settings', 'table'))
 
 /**
- * The organisation's MFA settings for the per-request guard, cached for two seconds: without
- * providers no request pays for a second lookup. Saving the settings refreshes the cache.
+ * The organisation's MFA settings for the per-request guard, kept in memory: without
+ * providers no request pays for a second lookup.
  */
-export const cachedOrganizationMfa = async (
-  app: AppContext,
-  em: EntityManager,
-): Promise<OrganizationMfa> => {
-  if (orgCache && orgCache.app === app && orgCache.until > Date.now()) return orgCache.value
-  const value = await readOrganizationMfa(em)
-  orgCache = { app, value, until: Date.now() + ORG_CACHE_MS }
-  return value
-}
+export const cachedOrganizationMfa = (app: AppContext, em: EntityManager) =>
+  organizationMfa.get(app).get(ORG_PROPERTY, () => readOrganizationMfa(em))
 
-export const forgetOrganizationMfa = () => {
-  orgCache = undefined
-}
+/** Called after saving the settings, so this process never serves the old ones. */
+export const forgetOrganizationMfa = (app: AppContext) =>
+  organizationMfa.get(app).forget(ORG_PROPERTY)
 
 /** Providers both the organisation and the user have turned on. */
 export const userProviders = async (

@@ -192,7 +192,7 @@ export const settingsRoutes = [
       permission: 'none',
       body: organizationBody,
       message: messages.settingsSaved,
-      handler: async ({ em, user, body }) => {
+      handler: async ({ em, user, body, app }) => {
         if (body.providers.includes('yubikey') && !body.yubikey)
           throw new HttpError(400, 'Could not validate the MFA settings.', {
             yubikey: { _required: 'Yubikey needs a client id and secret key.' },
@@ -209,7 +209,7 @@ export const settingsRoutes = [
             : {}),
         }
         await writeOrganizationSetting(em, 'mfa', value, user!.id)
-        forgetOrganizationMfa()
+        forgetOrganizationMfa(app)
         return new Reply(null)
       },
     }),

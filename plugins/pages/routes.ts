@@ -1,4 +1,4 @@
-// HTML pages for the extension (fact sheet §16): login, setup and recovery links, and the
+// HTML pages for the extension: login, setup and recovery links, and the
 // workspace at `/` and `/app/*`, which needs a signed-in session.
 import { z } from 'zod'
 import { defineRoute, Reply } from '../../api/plugin.ts'

@@ -1,4 +1,4 @@
-// Values /settings.json offers (fact sheet §9.1).
+// Values /settings.json offers: the version, the locales and the remember-me durations.
 
 export const KEYWARD_VERSION = { number: '5.0.0', name: 'Keyward' }
 

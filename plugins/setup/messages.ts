@@ -1,4 +1,4 @@
-// Messages of the setup and recovery routes (fact sheet §15).
+// Messages of the setup and recovery routes, word for word as the clients know them.
 export const messages = {
   setupCompleted: 'The setup was completed successfully.',
   recoveryCompleted: 'The recovery was completed successfully.',

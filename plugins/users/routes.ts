@@ -2,7 +2,7 @@
 import { z } from 'zod'
 import { notFound } from '../../api/errors.ts'
 import { defineRoute } from '../../api/plugin.ts'
-import { attachGroupsUsers, canSignIn, readUser, serializeUser } from './service.ts'
+import { canSignIn, readUser, serializeUser } from './service.ts'
 
 const userId = z.union(
   [z.literal('me'), z.uuid({ error: 'The user identifier should be a valid UUID or "me".' })],
@@ -11,16 +11,12 @@ const userId = z.union(
   },
 )
 
-/** What a user answer may carry; profile, key and role come from the user's own query. */
+/** What a user answer may carry; all of it comes from the user's own query. */
 const userContain = {
   profile: { default: true },
   gpgkey: { default: true },
   role: { default: true },
-  groups_users: {
-    default: true,
-    load: (rows: { id: string }[], { em }: { em: Parameters<typeof attachGroupsUsers>[1] }) =>
-      attachGroupsUsers(rows, em),
-  },
+  groups_users: { default: true },
   last_logged_in: {},
 }
 
@@ -37,7 +33,7 @@ export const routes = [
     query: { contain: userContain },
     handler: async ({ params, user, em, app, query }) => {
       const id = params.id === 'me' ? user!.id : params.id
-      const bundle = await readUser(em, id)
+      const bundle = await readUser(em, id, { memberships: query.contain.groups_users })
       // Non-admins see active users only.
       if (
         !bundle ||

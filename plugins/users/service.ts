@@ -1,7 +1,8 @@
 // Users through the ORM: loading a user with profile, key and role, the wire shape passbolt
 // clients expect, creation and activation.
 import { randomUUID } from 'node:crypto'
-import type { EntityManager } from '@mikro-orm/postgresql'
+import type { EntityManager, Knex } from '@mikro-orm/postgresql'
+import { preparedQuery } from '../../api/db/prepared.ts'
 import { formatDate } from '../../api/envelope.ts'
 import { selectRows, toDate } from '../../api/orm.ts'
 import { RoleSchema } from '../roles/index.ts'
@@ -9,12 +10,38 @@ import { type Gpgkey, GpgkeySchema } from './entities/Gpgkey.ts'
 import { type Profile, ProfileSchema } from './entities/Profile.ts'
 import { type User, UserSchema } from './entities/User.ts'
 
+export interface GroupMembership {
+  id: string
+  group_id: string
+  user_id: string
+  is_admin: boolean
+  created: string | null
+}
+
 export interface UserBundle {
   user: User
   profile: Profile | null
   gpgkey: Gpgkey | null
   role: { id: string; name: string; description: string; created: Date; modified: Date }
+  /** The user's memberships of live groups, when they were read with the user. */
+  groupsUsers?: GroupMembership[]
 }
+
+/** The user's memberships of live groups as one JSON column (for a single user's view). */
+const membershipsColumn = (knex: Knex) =>
+  knex
+    .select(
+      knex.raw(
+        `coalesce(json_agg(json_build_object('id', groups_users.id, 'group_id', groups_users.group_id,
+          'user_id', groups_users.user_id, 'is_admin', groups_users.is_admin, 'created', groups_users.created)
+          order by groups_users.created), '[]')`,
+      ),
+    )
+    .from('groups_users')
+    .join('groups', 'groups.id', 'groups_users.group_id')
+    .where('groups_users.user_id', knex.ref('users.id'))
+    .andWhere('groups.deleted', false)
+    .as('memberships')
 
 export const loadUser = async (em: EntityManager, id: string): Promise<UserBundle | undefined> => {
   const user = await em.findOne(UserSchema, { id })
@@ -45,15 +72,13 @@ const pick = (row: Row, prefix: string) =>
       }),
   )
 
-/**
- * A user with profile, active key and role in one query, read-only (the view routes run this on
- * every call; `loadUser` gives managed entities for changes).
- */
-export const readUser = async (em: EntityManager, id: string): Promise<UserBundle | undefined> => {
-  const columns = (table: string, alias: string, names: string[]) =>
-    names.map((name) => `${table}.${name} as ${alias}${name}`)
-  const [row] = await selectRows<Row>(em, (knex) =>
-    knex('users')
+const columns = (table: string, alias: string, names: string[]) =>
+  names.map((name) => `${table}.${name} as ${alias}${name}`)
+
+/** The user row with role, profile and live key; with their memberships when asked. */
+const userViewQuery = (memberships: boolean) =>
+  preparedQuery<Row>(1, (knex, id) => {
+    const query = knex('users')
       .join('roles', 'roles.id', 'users.role_id')
       .leftJoin('profiles', 'profiles.user_id', 'users.id')
       .leftJoin('gpgkeys', (on) =>
@@ -97,13 +122,38 @@ export const readUser = async (em: EntityManager, id: string): Promise<UserBundl
           'created',
           'modified',
         ]),
-      ),
-  )
+      )
+    if (memberships) query.select(membershipsColumn(knex))
+    return query
+  })
+
+const selectUserView = userViewQuery(false)
+const selectUserViewWithMemberships = userViewQuery(true)
+
+/**
+ * A user with profile, active key and role in one query, read-only (the view routes run this on
+ * every call; `loadUser` gives managed entities for changes).
+ */
+export const readUser = async (
+  em: EntityManager,
+  id: string,
+  options: { memberships?: boolean } = {},
+): Promise<UserBundle | undefined> => {
+  const [row] = await (options.memberships ? selectUserViewWithMemberships : selectUserView)(em, id)
   if (!row) return undefined
   const u = pick(row, 'u_')
   const p = pick(row, 'p_')
   const g = pick(row, 'g_')
+  const memberships = row.memberships as GroupMembership[] | undefined
   return {
+    ...(memberships
+      ? {
+          groupsUsers: memberships.map((membership) => ({
+            ...membership,
+            created: formatDate(toDate(membership.created)),
+          })),
+        }
+      : {}),
     user: { ...u, roleId: u.role_id, lastLoggedIn: u.last_logged_in } as unknown as User,
     role: pick(row, 'r_') as UserBundle['role'],
     profile: p.id
@@ -172,9 +222,12 @@ export interface UserContain {
 
 const ALL: UserContain = { profile: true, gpgkey: true, role: true }
 
-/** The wire shape of a user; `groups_users` is added by its loader (`attachGroupsUsers`). */
+/**
+ * The wire shape of a user; `groups_users` when the bundle was read with them, else it is
+ * added by its loader (`attachGroupsUsers`).
+ */
 export const serializeUser = (
-  { user, profile, gpgkey, role }: UserBundle,
+  { user, profile, gpgkey, role, groupsUsers }: UserBundle,
   appUrl: string,
   contain: UserContain = ALL,
 ) => ({
@@ -201,6 +254,7 @@ export const serializeUser = (
       }
     : {}),
   ...(contain.gpgkey ? { gpgkey: gpgkey && serializeGpgkey(gpgkey) } : {}),
+  ...(groupsUsers ? { groups_users: groupsUsers } : {}),
   ...(contain.role
     ? {
         role: {
@@ -289,37 +343,3 @@ export const createUser = (em: EntityManager, input: NewUser) =>
 
 export const touchLastLoggedIn = (em: EntityManager, userId: string) =>
   em.nativeUpdate(UserSchema, { id: userId }, { lastLoggedIn: new Date() })
-
-/**
- * The user and role name, enough to authorise a request: one query through the query builder,
- * read-only, because it runs on every signed-in request (the ORM's hydration costs ~3x more).
- */
-export const loadAuthUser = async (em: EntityManager, id: string) => {
-  const [row] = await selectRows<{
-    id: string
-    username: string
-    active: boolean
-    deleted: boolean
-    disabled: Date | null
-    role: string
-  }>(em, (knex) =>
-    knex('users')
-      .join('roles', 'roles.id', 'users.role_id')
-      .where('users.id', id)
-      .limit(1)
-      .select(
-        'users.id',
-        'users.username',
-        'users.active',
-        'users.deleted',
-        'users.disabled',
-        'roles.name as role',
-      ),
-  )
-  return row
-    ? {
-        user: { ...row, disabled: toDate(row.disabled) },
-        role: row.role as 'admin' | 'user' | 'guest',
-      }
-    : undefined
-}

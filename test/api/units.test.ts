@@ -7,7 +7,7 @@ import { parseQuery, parseQueryString } from '../../api/query.ts'
 import { validate } from '../../api/validation.ts'
 
 test('action ids are passbolt UUIDv5s of Controller.action', (t) => {
-  // Values read from the reference server (fact sheet §2.1).
+  // Action ids the reference server reports for these actions.
   t.is(actionId('SettingsIndex.index'), 'bef9f3ca-86ef-5c6a-9b38-320e03ceb5df')
   t.is(actionId('AuthLogin.loginPost'), 'a3c19ad2-8920-5395-86d0-8567cb34f382')
   t.is(actionId('ResourcesIndex.index'), 'c506210f-7866-5691-8fc1-58772e8f49f1')

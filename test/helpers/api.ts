@@ -136,3 +136,28 @@ export const startTestApi = async (
     },
   }
 }
+
+/**
+ * Runs `change` (a direct database write) and waits until the server has heard it on its change
+ * feed, as it would within milliseconds of any commit.
+ */
+export const changeAndWait = async (api: TestApi, change: () => Promise<unknown>) => {
+  await feedSettled(api)
+  const before = api.app.changes.generation
+  await change()
+  const deadline = Date.now() + 5_000
+  while (api.app.changes.generation === before) {
+    if (Date.now() > deadline) throw new Error('the change feed announced nothing')
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+  await feedSettled(api)
+}
+
+/** Waits until the change feed has been quiet for 50 ms (earlier writes all announced). */
+export const feedSettled = async (api: TestApi) => {
+  for (;;) {
+    const seen = api.app.changes.generation
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    if (api.app.changes.generation === seen) return
+  }
+}

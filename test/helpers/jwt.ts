@@ -1,4 +1,5 @@
-// The JWT sign-in as the mobile and desktop apps play it (fact sheet §5.3).
+// The JWT sign-in as the mobile and desktop apps play it: a challenge signed by the user's key
+// and encrypted to the server key, answered by tokens encrypted to the user.
 import * as openpgp from 'openpgp'
 import type { TestClient, TestUserKey } from './client.ts'
 

@@ -1,8 +1,8 @@
-// GPGAuth cookie sessions, played the way the browser extension plays them (fact sheet §4):
+// GPGAuth cookie sessions, played the way the browser extension plays them :
 // real OpenPGP keys, multipart posts, real HTTP and PostgreSQL.
 import test from 'ava'
 import * as openpgp from 'openpgp'
-import { startTestApi } from '../helpers/api.ts'
+import { changeAndWait, startTestApi } from '../helpers/api.ts'
 import {
   decodeUserAuthToken,
   generateUserKey,
@@ -200,10 +200,10 @@ test('a signed-in session cannot log in again: 409', async (t) => {
 })
 
 test('disabled users cannot log in, and a disabled user’s open session ends at the next request', async (t) => {
-  const { user, client, sql } = await setup(t)
+  const { api, user, client, sql } = await setup(t)
   await gpgAuthLogin(client, user)
   t.is((await client.fetch('/users/me.json')).status, 200)
-  await sql('update users set disabled = now() where id = $1', [user.id])
+  await changeAndWait(api, () => sql('update users set disabled = now() where id = $1', [user.id]))
   t.is((await client.fetch('/users/me.json')).status, 401)
   const refused = await new TestClient(client.baseUrl).postForm('/auth/login.json', {
     'data[gpg_auth][keyid]': user.fingerprint,

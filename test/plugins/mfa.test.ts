@@ -1,4 +1,4 @@
-// MFA for cookie and JWT sign-ins (fact sheet §6): the 302/403 dance, TOTP and Yubikey
+// MFA for cookie and JWT sign-ins: the 302/403 dance, TOTP and Yubikey
 // verification with their error keys, the passbolt_mfa cookie, remember-me, the attempt limit.
 import test from 'ava'
 import { generate } from 'otplib'

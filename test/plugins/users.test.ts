@@ -1,7 +1,7 @@
 // Users: the view route honours `contain`, its memberships are real, and a view costs a fixed
 // number of statements.
 import test from 'ava'
-import { startTestApi } from '../helpers/api.ts'
+import { feedSettled, startTestApi } from '../helpers/api.ts'
 import { TestClient } from '../helpers/client.ts'
 import { query } from '../helpers/database.ts'
 import { jwtLogin } from '../helpers/jwt.ts'
@@ -63,6 +63,10 @@ test('GET /users/me.json carries profile, key, role and real memberships unless 
 
 test('a bearer GET /users/me.json costs the same few statements, whatever the memberships', async (t) => {
   const { api, user, me, sql } = await setup(t)
+  // The first request also fills what the server keeps between requests (the caller's
+  // account state, the organisation's MFA settings).
+  await feedSettled(api)
+  await me()
   const one = await countQueries(api, () => me())
   t.is(one.result.status, 200)
   for (let i = 0; i < 50; i++) {
@@ -78,5 +82,5 @@ test('a bearer GET /users/me.json costs the same few statements, whatever the me
   const many = await countQueries(api, () => me())
   t.is(many.result.json.body.groups_users.length, 50)
   t.is(many.statements.length, one.statements.length)
-  t.true(one.statements.length <= 4, `${one.statements.length} statements`)
+  t.true(one.statements.length <= 2, `${one.statements.length} statements`)
 })
