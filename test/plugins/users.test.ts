@@ -3,6 +3,7 @@
 import test from 'ava'
 import { feedSettled, startTestApi } from '../helpers/api.ts'
 import { TestClient } from '../helpers/client.ts'
+import { clientValidation } from '../helpers/client-entities.ts'
 import { query } from '../helpers/database.ts'
 import { jwtLogin } from '../helpers/jwt.ts'
 import { countQueries } from '../helpers/queries.ts'
@@ -48,6 +49,7 @@ test('GET /users/me.json carries profile, key, role and real memberships unless 
     is_admin: true,
   })
   t.regex(full.groups_users[0].created, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/)
+  t.deepEqual(await clientValidation('UserEntity', full), {}, 'the extension accepts it')
 
   const lean = (
     await me('?contain[gpgkey]=0&contain[groups_users]=0&contain[role]=0&contain[profile]=0')
@@ -55,6 +57,7 @@ test('GET /users/me.json carries profile, key, role and real memberships unless 
   for (const field of ['gpgkey', 'groups_users', 'role', 'profile'])
     t.false(field in lean, `${field} left out`)
   t.is(lean.username, 'ada@keyward.test')
+  t.deepEqual(await clientValidation('UserEntity', lean), {})
   const some = (await me('?contain[role]=1&contain[gpgkey]=0')).json.body
   t.truthy(some.role)
   t.false('gpgkey' in some)
