@@ -228,6 +228,8 @@ export interface Plugin {
    * route tells the client, whichever plugin provides them.
    */
   pendingSecondFactors?: (em: EntityManager, userId: string, app: AppContext) => Promise<string[]>
+  /** The plugin's part in deleting users and groups. */
+  deletion?: DeletionHooks
   /** Prepares what the plugin needs once per start (e.g. key material); runs after migrations. */
   init?: (app: AppContext) => Promise<void>
   /** Releases what `init` opened (connections, timers); runs at shutdown, in reverse order. */
@@ -241,6 +243,32 @@ export type WithApp = <T>(
   work: (app: AppContext) => Promise<T>,
   options?: { migrate?: boolean },
 ) => Promise<T>
+
+/** A user or a group being deleted. */
+export interface DeletionSubject {
+  kind: 'User' | 'Group'
+  id: string
+}
+
+/**
+ * A plugin's part in deleting a user or a group: what blocks it and what it cleans up. The
+ * plugin that deletes calls every plugin's hooks inside its transaction: first all `blockers`
+ * (merged, the deletion is refused when any is non-empty), then every `cleanup` in reverse
+ * plugin order (so a plugin cleans up before the plugins it depends on).
+ */
+export interface DeletionHooks {
+  /**
+   * Reasons the deletion must not happen, nested as passbolt nests them in its error body, e.g.
+   * `{resources: {sole_owner: [...]}}` or `{groups: {sole_manager: [...]}}`; `{}` for none.
+   */
+  blockers?: (
+    em: EntityManager,
+    subject: DeletionSubject,
+    app: AppContext,
+  ) => Promise<Record<string, Record<string, unknown[]>>>
+  /** Removes or reassigns what the plugin holds for the subject. */
+  cleanup?: (em: EntityManager, subject: DeletionSubject, app: AppContext) => Promise<void>
+}
 
 /** Typing helper for a plugin's `index.ts`. */
 export const definePlugin = (plugin: Plugin): Plugin => plugin
