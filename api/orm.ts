@@ -40,6 +40,18 @@ export const selectRows = <T>(
   build: (knex: Knex) => Knex.QueryBuilder,
 ): Promise<T[]> => em.execute<T[]>(build(em.getKnex()) as never)
 
+/**
+ * Runs a statement built with the query builder (insert, update, delete) through `em`, inside
+ * its transaction when it has one; returns how many rows it touched.
+ */
+export const executeStatement = async (
+  em: EntityManager,
+  build: (knex: Knex) => Knex.QueryBuilder,
+): Promise<number> => {
+  const result = await em.execute<{ affectedRows: number }>(build(em.getKnex()) as never, [], 'run')
+  return result.affectedRows
+}
+
 /** Calls `listener` for every SQL statement the ORM sends, transactions included. */
 export const onQuery = (orm: MikroORM, listener: (sql: string) => void): (() => void) => {
   const knex = orm.em.getKnex()

@@ -90,3 +90,25 @@ export const validate = <S extends z.ZodType>(
   if (result.success) return result.data
   throw badRequest(message, errorTree(result.error.issues))
 }
+
+/**
+ * An error tree built by hand, for checks a schema cannot express (rows that must exist, a
+ * set that must match): `add(['permissions', 0, 'aro_foreign_key'], 'aro_exists', '…')`.
+ */
+export class ErrorTree {
+  readonly tree: Tree = {}
+
+  add(path: readonly (string | number)[], rule: string, message: string): void {
+    let node = this.tree
+    for (const key of path) {
+      const name = String(key)
+      if (typeof node[name] !== 'object') node[name] = {}
+      node = node[name] as Tree
+    }
+    if (!(rule in node)) node[rule] = message
+  }
+
+  get empty(): boolean {
+    return Object.keys(this.tree).length === 0
+  }
+}

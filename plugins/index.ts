@@ -1,12 +1,16 @@
 // Every plugin the server knows; the configuration may disable some.
 import type { Plugin } from '../api/plugin.ts'
 import auth from './auth/index.ts'
+import favorites from './favorites/index.ts'
 import healthcheck from './healthcheck/index.ts'
 import jwt from './jwt/index.ts'
 import mfa from './mfa/index.ts'
 import pages from './pages/index.ts'
 import permissions from './permissions/index.ts'
+import resourceTypes from './resource-types/index.ts'
+import resources from './resources/index.ts'
 import roles from './roles/index.ts'
+import secrets from './secrets/index.ts'
 import settings from './settings/index.ts'
 import setup from './setup/index.ts'
 import users from './users/index.ts'
@@ -16,6 +20,10 @@ export const plugins: readonly Plugin[] = [
   roles,
   users,
   permissions,
+  resourceTypes,
+  secrets,
+  favorites,
+  resources,
   healthcheck,
   auth,
   jwt,

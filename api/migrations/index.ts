@@ -3,10 +3,12 @@ import { Migration20261122000000Initial } from './Migration20261122000000Initial
 import { Migration20261122000100Sessions } from './Migration20261122000100Sessions.ts'
 import { Migration20261123000000SingleUse } from './Migration20261123000000SingleUse.ts'
 import { Migration20261123000100ChangeFeed } from './Migration20261123000100ChangeFeed.ts'
+import { Migration20261123010000ResourceTypes } from './Migration20261123010000ResourceTypes.ts'
 
 export const migrationsList = [
   { name: 'Migration20261122000000Initial', class: Migration20261122000000Initial },
   { name: 'Migration20261122000100Sessions', class: Migration20261122000100Sessions },
   { name: 'Migration20261123000000SingleUse', class: Migration20261123000000SingleUse },
   { name: 'Migration20261123000100ChangeFeed', class: Migration20261123000100ChangeFeed },
+  { name: 'Migration20261123010000ResourceTypes', class: Migration20261123010000ResourceTypes },
 ]

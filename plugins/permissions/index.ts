@@ -3,10 +3,25 @@
 // and join `readableBy` in their lists.
 import { definePlugin } from '../../api/plugin.ts'
 import { PermissionSchema } from './entities/Permission.ts'
+import { routes } from './routes.ts'
 
+export { usersWithAccess, usersWithAccessQuery } from './access.ts'
+export {
+  applyPermissionChanges,
+  type ChangeOutcome,
+  messages as permissionMessages,
+} from './changes.ts'
 export type { Permission } from './entities/Permission.ts'
 export * from './levels.ts'
 export { type CanAccessOptions, canAccess, type Granted } from './policies.ts'
+export {
+  embedHolders,
+  type GroupJson,
+  groupsByIds,
+  type PermissionJson,
+  permissionJson,
+  permissionsOfItems,
+} from './render.ts'
 export {
   type AccessRefusal,
   arosOf,
@@ -21,4 +36,5 @@ export default definePlugin({
   name: 'permissions',
   dependsOn: ['users'],
   entities: [PermissionSchema],
+  routes,
 })

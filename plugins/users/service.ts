@@ -6,6 +6,7 @@ import { preparedQuery } from '../../api/db/prepared.ts'
 import { formatDate } from '../../api/envelope.ts'
 import { selectRows, toDate } from '../../api/orm.ts'
 import { RoleSchema } from '../roles/index.ts'
+import { defaultAvatarUrls } from './batch.ts'
 import { type Gpgkey, GpgkeySchema } from './entities/Gpgkey.ts'
 import { type Profile, ProfileSchema } from './entities/Profile.ts'
 import { type User, UserSchema } from './entities/User.ts'
@@ -192,11 +193,6 @@ export const findUserByFingerprint = async (em: EntityManager, fingerprint: stri
 export const findUserByUsername = (em: EntityManager, username: string) =>
   em.findOne(UserSchema, { username: username.toLowerCase(), deleted: false })
 
-const avatarUrls = (appUrl: string) => ({
-  medium: `${appUrl}img/avatar/user_medium.png`,
-  small: `${appUrl}img/avatar/user.png`,
-})
-
 export const serializeGpgkey = (key: Gpgkey) => ({
   id: key.id,
   user_id: key.userId,
@@ -249,7 +245,7 @@ export const serializeUser = (
           last_name: profile.lastName,
           created: formatDate(profile.created),
           modified: formatDate(profile.modified),
-          avatar: { url: avatarUrls(appUrl) },
+          avatar: { url: defaultAvatarUrls(appUrl) },
         },
       }
     : {}),

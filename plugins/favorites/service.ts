@@ -1,0 +1,70 @@
+// Favorites through the query builder: a user's marks on resources, set once, read many at a
+// time for lists, removed with the resource or the user's access.
+import { randomUUID } from 'node:crypto'
+import type { EntityManager } from '@mikro-orm/postgresql'
+import { formatDate } from '../../api/envelope.ts'
+import { executeStatement, selectRows, toDate } from '../../api/orm.ts'
+
+interface Row {
+  id: string
+  user_id: string
+  foreign_key: string
+  foreign_model: string
+  created: string
+  modified: string
+}
+
+const COLUMNS = ['id', 'user_id', 'foreign_key', 'foreign_model', 'created', 'modified']
+
+export const favoriteJson = (row: Row) => ({
+  id: row.id,
+  user_id: row.user_id,
+  foreign_key: row.foreign_key,
+  foreign_model: row.foreign_model,
+  created: formatDate(toDate(row.created)),
+  modified: formatDate(toDate(row.modified)),
+})
+
+export type FavoriteJson = ReturnType<typeof favoriteJson>
+
+/** The user's favorite of each of these resources, by resource id. */
+export const favoritesOfUser = async (em: EntityManager, userId: string, resourceIds: string[]) => {
+  const rows = await selectRows<Row>(em, (knex) =>
+    knex('favorites').where('user_id', userId).whereIn('foreign_key', resourceIds).select(COLUMNS),
+  )
+  return new Map(rows.map((row) => [row.foreign_key, favoriteJson(row)]))
+}
+
+/** Marks the resource; undefined when the user had already marked it. */
+export const addFavorite = async (em: EntityManager, userId: string, resourceId: string) => {
+  const now = new Date()
+  const [row] = await selectRows<Row>(em, (knex) =>
+    knex('favorites')
+      .insert({
+        id: randomUUID(),
+        user_id: userId,
+        foreign_key: resourceId,
+        foreign_model: 'Resource',
+        created: now,
+        modified: now,
+      })
+      .onConflict(['foreign_key', 'user_id'])
+      .ignore()
+      .returning(COLUMNS),
+  )
+  return row ? favoriteJson(row) : undefined
+}
+
+/** Removes the user's favorite with this id; whether there was one. */
+export const removeFavorite = async (em: EntityManager, userId: string, id: string) =>
+  (await executeStatement(em, (knex) =>
+    knex('favorites').where({ id, user_id: userId }).delete(),
+  )) > 0
+
+/** Removes the favorites of these resources, of everyone or of the given users only. */
+export const deleteFavoritesOf = (em: EntityManager, resourceIds: string[], userIds?: string[]) =>
+  executeStatement(em, (knex) => {
+    const query = knex('favorites').whereIn('foreign_key', resourceIds)
+    if (userIds) query.whereIn('user_id', userIds)
+    return query.delete()
+  })

@@ -1,0 +1,140 @@
+// The one query behind every resource answer (list, view, and what create and update return):
+// only resources the caller can read, each with the caller's level, joined in SQL; the filters
+// passbolt's clients send; the caller's highest permission row when asked.
+import type { EntityManager, Knex } from '@mikro-orm/postgresql'
+import { applyOrder, selectPage } from '../../api/pagination.ts'
+import type { ParsedQuery } from '../../api/query.ts'
+import { highestPermissionRows, OWNER, readableBy } from '../permissions/index.ts'
+
+export const RESOURCE_COLUMNS = [
+  'id',
+  'name',
+  'username',
+  'uri',
+  'description',
+  'metadata',
+  'metadata_key_id',
+  'metadata_key_type',
+  'resource_type_id',
+  'deleted',
+  'expired',
+  'created',
+  'modified',
+  'created_by',
+  'modified_by',
+] as const
+
+const PERMISSION_COLUMNS = ['id', 'aro', 'aro_foreign_key', 'type', 'created', 'modified'] as const
+
+export interface ResourceRow {
+  id: string
+  name: string | null
+  username: string | null
+  uri: string | null
+  description: string | null
+  metadata: string | null
+  metadata_key_id: string | null
+  metadata_key_type: string | null
+  resource_type_id: string
+  deleted: boolean
+  expired: string | null
+  created: string
+  modified: string
+  created_by: string | null
+  modified_by: string | null
+  permission_type: number
+  personal: boolean
+  /** With `contain[permission]`: the caller's highest permission, prefixed `p_`. */
+  p_id?: string
+  p_aro?: string
+  p_aro_foreign_key?: string
+  p_type?: number
+  p_created?: string
+  p_modified?: string
+}
+
+export const SORTABLE = {
+  'Resources.name': 'resources.name',
+  'Resources.username': 'resources.username',
+  'Resources.uri': 'resources.uri',
+  'Resources.modified': 'resources.modified',
+} as const
+
+export interface ResourceFilters {
+  ids?: string[]
+  favorite?: boolean
+  ownedByMe?: boolean
+  sharedWithMe?: boolean
+  sharedWithGroup?: string
+  metadataKeyType?: string
+}
+
+const listQuery = (
+  knex: Knex,
+  userId: string,
+  filters: ResourceFilters,
+  withPermission: boolean,
+) => {
+  const list = knex('resources')
+    .join('resource_types', 'resource_types.id', 'resources.resource_type_id')
+    .join(
+      readableBy(knex, userId, 'Resource').as('access'),
+      'access.aco_foreign_key',
+      'resources.id',
+    )
+    .where('resources.deleted', false)
+    .whereNull('resource_types.deleted')
+    .select(RESOURCE_COLUMNS.map((column) => `resources.${column}`))
+    .select('access.permission_type')
+    // Personal: nobody but its one user holds a permission on it.
+    .select(
+      knex
+        .select(knex.raw("count(*) = 1 and bool_and(permissions.aro = 'User')"))
+        .from('permissions')
+        .where('permissions.aco_foreign_key', knex.ref('resources.id'))
+        .as('personal'),
+    )
+  if (filters.ids) list.whereIn('resources.id', filters.ids)
+  if (filters.favorite !== undefined) {
+    const favorites = knex('favorites')
+      .select('favorites.foreign_key')
+      .where('favorites.user_id', userId)
+    if (filters.favorite) list.whereIn('resources.id', favorites)
+    else list.whereNotIn('resources.id', favorites)
+  }
+  if (filters.ownedByMe) list.where('access.permission_type', OWNER)
+  if (filters.sharedWithMe) list.where('access.permission_type', '<', OWNER)
+  if (filters.sharedWithGroup)
+    list.whereIn(
+      'resources.id',
+      knex('permissions').select('permissions.aco_foreign_key').where({
+        'permissions.aco': 'Resource',
+        'permissions.aro_foreign_key': filters.sharedWithGroup,
+      }),
+    )
+  if (filters.metadataKeyType) list.where('resources.metadata_key_type', filters.metadataKeyType)
+  if (withPermission)
+    list
+      .join(
+        highestPermissionRows(knex, userId, 'Resource').as('highest'),
+        'highest.aco_foreign_key',
+        'resources.id',
+      )
+      .select(PERMISSION_COLUMNS.map((column) => `highest.${column} as p_${column}`))
+  return list
+}
+
+/** The page of resources the user can read that match the filters. */
+export const selectResources = (
+  em: EntityManager,
+  userId: string,
+  query: Pick<ParsedQuery, 'page' | 'limit' | 'order' | 'contain'>,
+  filters: ResourceFilters,
+) =>
+  selectPage<ResourceRow>(em, query, (knex) =>
+    applyOrder(
+      listQuery(knex, userId, filters, Boolean(query.contain.permission)),
+      query.order,
+      SORTABLE,
+    ).orderBy('resources.id'),
+  )

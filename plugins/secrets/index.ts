@@ -1,0 +1,16 @@
+// Secrets: each resource's secret, encrypted by the clients once per user who can read it. The
+// server checks their form and recipients and keeps exactly one per such user.
+import { definePlugin } from '../../api/plugin.ts'
+import { SecretSchema } from './entities/Secret.ts'
+import { routes } from './routes.ts'
+
+export { checkArmoredSecret, MAX_SECRET_ARMORED, SECRET_RULE_MESSAGES } from './armored.ts'
+export * from './service.ts'
+export { SecretSchema }
+
+export default definePlugin({
+  name: 'secrets',
+  dependsOn: ['users'],
+  entities: [SecretSchema],
+  routes,
+})

@@ -1,0 +1,114 @@
+// Users as other plugins embed them (a resource's creator, a permission's user): many at once,
+// one query, built straight from the rows.
+import type { EntityManager } from '@mikro-orm/postgresql'
+import { formatDate } from '../../api/envelope.ts'
+import { selectRows, toDate } from '../../api/orm.ts'
+
+interface Row {
+  id: string
+  role_id: string
+  username: string
+  active: boolean
+  deleted: boolean
+  disabled: string | null
+  created: string
+  modified: string
+  last_logged_in: string | null
+  p_id: string | null
+  p_first_name: string | null
+  p_last_name: string | null
+  p_created: string | null
+  p_modified: string | null
+}
+
+export interface EmbeddedUser {
+  id: string
+  role_id: string
+  username: string
+  active: boolean
+  deleted: boolean
+  disabled: string | null
+  created: string | null
+  modified: string | null
+  last_logged_in: string | null
+  profile?: {
+    id: string
+    user_id: string
+    first_name: string
+    last_name: string
+    created: string | null
+    modified: string | null
+    avatar: { url: { medium: string; small: string } }
+  } | null
+}
+
+/** The URLs of the default avatar, until the user uploads one. */
+export const defaultAvatarUrls = (appUrl: string) => ({
+  medium: `${appUrl}img/avatar/user_medium.png`,
+  small: `${appUrl}img/avatar/user.png`,
+})
+
+/** The users with these ids (deleted ones included: history still names them), by id. */
+export const embeddedUsers = async (
+  em: EntityManager,
+  ids: Iterable<string>,
+  options: { profile: boolean; appUrl: string },
+): Promise<Map<string, EmbeddedUser>> => {
+  const wanted = [...new Set(ids)]
+  if (wanted.length === 0) return new Map()
+  const rows = await selectRows<Row>(em, (knex) => {
+    const query = knex('users')
+      .whereIn('users.id', wanted)
+      .select(
+        'users.id',
+        'users.role_id',
+        'users.username',
+        'users.active',
+        'users.deleted',
+        'users.disabled',
+        'users.created',
+        'users.modified',
+        'users.last_logged_in',
+      )
+    if (options.profile)
+      query
+        .leftJoin('profiles', 'profiles.user_id', 'users.id')
+        .select(
+          'profiles.id as p_id',
+          'profiles.first_name as p_first_name',
+          'profiles.last_name as p_last_name',
+          'profiles.created as p_created',
+          'profiles.modified as p_modified',
+        )
+    return query
+  })
+  const avatar = { url: defaultAvatarUrls(options.appUrl) }
+  return new Map(
+    rows.map((row) => {
+      const user: EmbeddedUser = {
+        id: row.id,
+        role_id: row.role_id,
+        username: row.username,
+        active: row.active,
+        deleted: row.deleted,
+        disabled: formatDate(toDate(row.disabled)),
+        created: formatDate(toDate(row.created)),
+        modified: formatDate(toDate(row.modified)),
+        last_logged_in: formatDate(toDate(row.last_logged_in)),
+      }
+      if (options.profile)
+        user.profile = row.p_id
+          ? {
+              id: row.p_id,
+              user_id: row.id,
+              first_name: row.p_first_name!,
+              last_name: row.p_last_name!,
+              created: formatDate(toDate(row.p_created)),
+              modified: formatDate(toDate(row.p_modified)),
+              avatar,
+            }
+          : null
+      return [row.id, user]
+    }),
+  )
+}
