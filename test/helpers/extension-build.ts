@@ -59,10 +59,22 @@ export const extensionCacheDir = () =>
 export const extensionDir = () => join(extensionCacheDir(), 'package', 'build', 'all')
 
 const MARKER = 'complete.json'
+/** Bumped when what the cache holds changes, so an older cache is rebuilt. */
+const LAYOUT = 2
+
+/** The client sources with their dependencies (the styleguide under node_modules). */
+export const extensionSourcesDir = () => join(extensionCacheDir(), 'package')
 
 /** Whether a complete build is cached (the marker is written last). */
-export const isExtensionBuilt = () =>
-  existsSync(join(extensionCacheDir(), MARKER)) && existsSync(join(extensionDir(), 'manifest.json'))
+export const isExtensionBuilt = () => {
+  const marker = join(extensionCacheDir(), MARKER)
+  if (!existsSync(marker) || !existsSync(join(extensionDir(), 'manifest.json'))) return false
+  try {
+    return JSON.parse(readFileSync(marker, 'utf8')).layout === LAYOUT
+  } catch {
+    return false
+  }
+}
 
 /**
  * webpack takes the AMD branch of secrets.js, which calls its factory without a crypto object,
@@ -163,11 +175,10 @@ export const ensureExtension = async (options: BuildOptions = {}): Promise<strin
       await step(log, logFile, `webpack ${config}`, 'npx', ['webpack', '--config', config], pkgDir)
     if (!existsSync(join(pkgDir, 'build', 'all', 'manifest.json')))
       throw new Error('the build left no build/all/manifest.json')
-    // node_modules is 600 MB and not needed to load the extension.
-    rmSync(join(pkgDir, 'node_modules'), { recursive: true, force: true })
+    // node_modules stays: tests load the client's own entity schemas from it.
     writeFileSync(
       join(work, MARKER),
-      `${JSON.stringify({ extension: EXTENSION_VERSION, styleguide: STYLEGUIDE_VERSION, built: new Date().toISOString() })}\n`,
+      `${JSON.stringify({ layout: LAYOUT, extension: EXTENSION_VERSION, styleguide: STYLEGUIDE_VERSION, built: new Date().toISOString() })}\n`,
     )
     const target = extensionCacheDir()
     // Another process may have finished first; its build is as good as ours.
