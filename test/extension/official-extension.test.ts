@@ -99,7 +99,7 @@ test('an administrator sets up, administers and signs out with the official exte
       await app.locator('.avatar-button').click()
       await app.getByText('Ada Lovelace').waitFor()
       await app.getByText(ADMIN).waitFor()
-      await app.locator('.avatar-button').click()
+      await app.locator('.user-profile-close').click()
       // The iframe lays out at the page's 10 px root font: the whole workspace fits 1440 px.
       const box = await admin.page.locator('#passbolt-iframe-app').boundingBox()
       t.is(box?.width, 1440)
@@ -115,8 +115,8 @@ test('an administrator sets up, administers and signs out with the official exte
   await steps.run('7. the administrator signs out; the workspace URL then asks to sign in', async () => {
     const app = admin.iframe('app')
     await admin.page.goto(`${domain}/app/passwords`)
-    await app.getByText(ADMIN).first().click()
-    await app.getByText('Sign out').click()
+    await app.locator('.avatar-button').click()
+    await app.getByRole('button', { name: 'Sign out' }).click()
     await admin.page.waitForURL(new RegExp(`^${domain}/auth/login`))
     await admin.page.goto(`${domain}/app/passwords`)
     t.is(admin.page.url(), `${domain}/auth/login?redirect=%2Fapp%2Fpasswords`)
