@@ -9,7 +9,7 @@ import { listThemes, THEME_NAMES, themePreview } from './themes.ts'
 /** The account settings a client may read back; others (MFA devices) stay private. */
 const PUBLIC_PROPERTIES = ['locale', 'theme'] as const
 
-const themeBody = z.object({ value: z.unknown() })
+const themeBody = z.object({ value: z.unknown().optional() })
 
 export const routes = [
   defineRoute({

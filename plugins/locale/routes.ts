@@ -13,7 +13,7 @@ import {
 
 const INVALID = 'This is not a valid locale.'
 
-const localeBody = z.object({ value: z.unknown() })
+const localeBody = z.object({ value: z.unknown().optional() })
 
 const localeOf = (value: unknown) => {
   if (!isSupportedLocale(value)) throw badRequest(INVALID)

@@ -1,8 +1,9 @@
 // The password policy an administrator sets: which generator the clients offer first, their
-// settings, and whether passwords are checked against known breaches. Bounds as the clients'.
+// settings, and whether passwords are checked against known breaches. Bounds as the clients';
+// fields the clients add (min_length, max_length, min_words, max_words) are dropped.
 import { z } from 'zod'
 
-export const passwordGeneratorSettings = z.strictObject({
+export const passwordGeneratorSettings = z.object({
   length: z.int().min(8).max(128),
   mask_upper: z.boolean(),
   mask_lower: z.boolean(),
@@ -17,7 +18,7 @@ export const passwordGeneratorSettings = z.strictObject({
   exclude_look_alike_chars: z.boolean(),
 })
 
-export const passphraseGeneratorSettings = z.strictObject({
+export const passphraseGeneratorSettings = z.object({
   words: z.int().min(4).max(40),
   word_separator: z.string().max(10),
   word_case: z.enum(['lowercase', 'uppercase', 'camelcase']),

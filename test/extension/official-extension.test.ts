@@ -79,7 +79,9 @@ test('an administrator sets up, administers and signs out with the official exte
       browsers.push(admin)
       await admin.page.goto(link)
       const setup = admin.iframe('setup')
-      await setup.getByText('Congratulations! Passbolt extension has been installed.').waitFor()
+      await setup
+        .getByText('Congratulations! Passbolt extension has been installed.')
+        .waitFor({ timeout: 60_000 })
       await setup.getByRole('button', { name: 'Next' }).click()
       await setup.getByText('Welcome to Passbolt, please select a passphrase!').waitFor()
       await setup.locator('#passphrase-input').fill(PASSPHRASE)
