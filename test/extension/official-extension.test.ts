@@ -117,6 +117,7 @@ test('an administrator sets up, administers and signs out with the official exte
   await steps.run('7. the administrator signs out; the workspace URL then asks to sign in', async () => {
     const app = admin.iframe('app')
     await admin.page.goto(`${domain}/app/passwords`)
+    await app.getByRole('button', { name: 'Create' }).waitFor()
     await app.locator('.avatar-button').click()
     await app.getByRole('button', { name: 'Sign out' }).click()
     await admin.page.waitForURL(new RegExp(`^${domain}/auth/login`))
