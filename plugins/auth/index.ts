@@ -1,6 +1,7 @@
 // Auth: GPGAuth cookie sessions. Its middleware puts the GPGAuth headers on every non-JWT
 // answer, issues the CSRF cookie and loads the session; its authenticator turns a live
 // session into the caller, re-checking the user each time.
+import type { AppContext } from '../../api/app.ts'
 import { isJwtRequest, issueCsrfCookie } from '../../api/auth/csrf.ts'
 import { definePlugin, type RequestContext } from '../../api/plugin.ts'
 import { canSignIn, loadAuthUser } from '../users/index.ts'
@@ -22,9 +23,13 @@ export {
   TOKEN_LIFETIME_MS,
 } from './tokens.ts'
 
-const isLiveSessionUser = async (em: RequestContext['em'], session: Session | undefined) => {
+const isLiveSessionUser = async (
+  app: AppContext,
+  em: RequestContext['em'],
+  session: Session | undefined,
+) => {
   if (!session?.userId) return false
-  const found = await loadAuthUser(em, session.userId)
+  const found = await loadAuthUser(app, em, session.userId)
   return Boolean(found && canSignIn(found.user))
 }
 
@@ -49,7 +54,7 @@ export default definePlugin({
         const signedIn =
           'user' in request.state
             ? Boolean(request.state.user)
-            : await isLiveSessionUser(em, request.state.session as Session | undefined)
+            : await isLiveSessionUser(app, em, request.state.session as Session | undefined)
         request.set('X-GPGAuth-Authenticated', String(signedIn))
         if (!signedIn) {
           request.set('X-GPGAuth-Progress', 'stage0')
