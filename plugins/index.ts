@@ -1,11 +1,16 @@
 // Every plugin the server knows; the configuration may disable some.
 import type { Plugin } from '../api/plugin.ts'
+import accountSettings from './account-settings/index.ts'
 import auth from './auth/index.ts'
 import favorites from './favorites/index.ts'
 import healthcheck from './healthcheck/index.ts'
 import jwt from './jwt/index.ts'
+import locale from './locale/index.ts'
+import metadata from './metadata/index.ts'
 import mfa from './mfa/index.ts'
 import pages from './pages/index.ts'
+import passwordExpiry from './password-expiry/index.ts'
+import passwordPolicies from './password-policies/index.ts'
 import permissions from './permissions/index.ts'
 import resourceTypes from './resource-types/index.ts'
 import resources from './resources/index.ts'
@@ -13,6 +18,7 @@ import roles from './roles/index.ts'
 import secrets from './secrets/index.ts'
 import settings from './settings/index.ts'
 import setup from './setup/index.ts'
+import userPassphrasePolicies from './user-passphrase-policies/index.ts'
 import users from './users/index.ts'
 
 export const plugins: readonly Plugin[] = [
@@ -29,5 +35,11 @@ export const plugins: readonly Plugin[] = [
   jwt,
   mfa,
   setup,
+  accountSettings,
+  locale,
+  passwordPolicies,
+  userPassphrasePolicies,
+  passwordExpiry,
+  metadata,
   pages,
 ]

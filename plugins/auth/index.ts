@@ -1,8 +1,9 @@
 // Auth: GPGAuth cookie sessions. Its middleware puts the GPGAuth headers on every non-JWT
 // answer, issues the CSRF cookie and loads the session; its authenticator turns a live
 // session into the caller, re-checking the user each time.
+import type { AppContext } from '../../api/app.ts'
 import { isJwtRequest, issueCsrfCookie } from '../../api/auth/csrf.ts'
-import { definePlugin } from '../../api/plugin.ts'
+import { definePlugin, type RequestContext } from '../../api/plugin.ts'
 import { canSignIn, loadAuthUser } from '../users/index.ts'
 import { AuthenticationTokenSchema } from './entities/AuthenticationToken.ts'
 import { type Session, SessionSchema } from './entities/Session.ts'
@@ -22,6 +23,16 @@ export {
   TOKEN_LIFETIME_MS,
 } from './tokens.ts'
 
+const isLiveSessionUser = async (
+  app: AppContext,
+  em: RequestContext['em'],
+  session: Session | undefined,
+) => {
+  if (!session?.userId) return false
+  const found = await loadAuthUser(app, em, session.userId)
+  return Boolean(found && canSignIn(found.user))
+}
+
 export default definePlugin({
   name: 'auth',
   dependsOn: ['users'],
@@ -39,7 +50,11 @@ export default definePlugin({
       await next()
     } finally {
       if (!request.responseHeader('X-GPGAuth-Authenticated')) {
-        const signedIn = Boolean(request.state.user)
+        // No route ran (an unknown path answers 404): a signed-in caller is still told so.
+        const signedIn =
+          'user' in request.state
+            ? Boolean(request.state.user)
+            : await isLiveSessionUser(app, em, request.state.session as Session | undefined)
         request.set('X-GPGAuth-Authenticated', String(signedIn))
         if (!signedIn) {
           request.set('X-GPGAuth-Progress', 'stage0')

@@ -11,4 +11,6 @@ export default definePlugin({
   dependsOn: ['roles', 'settings'],
   routes,
   commands: registerCommands,
+  // The administration page that shows the report.
+  settings: () => ({ user: { healthcheckUi: { enabled: true, version: '1.0.0' } } }),
 })

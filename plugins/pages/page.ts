@@ -10,6 +10,8 @@ export const shellPage = (title: string) =>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <title>${escapeHtml(title)} | Keyward</title>
+<link rel="icon" href="/favicon.ico" type="image/svg+xml">
+<link rel="stylesheet" href="/css/shell.css">
 </head>
 <body>
 <div id="temporary-skeleton"><p>Loading ${escapeHtml(title.toLowerCase())}. The Keyward (passbolt) browser extension is needed to continue.</p></div>

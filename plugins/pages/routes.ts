@@ -2,6 +2,7 @@
 // workspace at `/` and `/app/*`, which needs a signed-in session.
 import { z } from 'zod'
 import { defineRoute, Reply } from '../../api/plugin.ts'
+import { ICON_SVG, SHELL_CSS } from './assets.ts'
 import { shellPage } from './page.ts'
 
 const link = z.object({ userId: z.uuid(), tokenId: z.uuid() })
@@ -39,7 +40,27 @@ const workspace = (path: string) =>
     },
   })
 
+/** A static file the shells use, cacheable for a day. */
+const asset = (path: string, action: string, type: string, content: string) =>
+  defineRoute({
+    method: 'GET',
+    path,
+    action,
+    summary: `Static file: ${path}`,
+    auth: 'public',
+    // The same file for everyone.
+    permission: 'none',
+    openapi: false,
+    handler: () =>
+      new Reply(Buffer.from(content), {
+        binary: type,
+        headers: { 'Cache-Control': 'public, max-age=86400' },
+      }),
+  })
+
 export const routes = [
+  asset('/css/shell.css', 'Pages.stylesheet', 'text/css; charset=utf-8', SHELL_CSS),
+  asset('/favicon.ico', 'Pages.icon', 'image/svg+xml', ICON_SVG),
   page('/auth/login', 'AuthLogin.loginGet', 'Sign in'),
   page('/setup/install/{userId}/{tokenId}', 'SetupStart.get', 'Account setup', link),
   page('/setup/start/{userId}/{tokenId}', 'SetupStart.getLegacy', 'Account setup', link),

@@ -1,4 +1,4 @@
-// Values /settings.json offers: the version, the locales and the remember-me durations.
+// Values /settings.json offers: version, edition, locales and remember-me durations.
 
 export const KEYWARD_VERSION = { number: '5.0.0', name: 'Keyward' }
 
@@ -29,3 +29,18 @@ export const REMEMBER_ME_OPTIONS = {
   '3600': '1 hour',
   '-1': 'until I log out',
 }
+
+/** Whether `locale` is one of the languages the clients ship. */
+export const isSupportedLocale = (locale: unknown): locale is string =>
+  typeof locale === 'string' && LOCALE_OPTIONS.some((option) => option.locale === locale)
+
+/** The organisation setting holding the language chosen by an administrator. */
+export const ORGANIZATION_LOCALE = 'locale'
+
+/**
+ * The edition /settings.json names. The client reads "ce" as "show upgrade teasers instead of
+ * the password policy, passphrase policy and similar administration pages"; Keyward has those
+ * pages and sells no upgrade, and every other feature is still gated by its own plugin flag, so
+ * it names the edition whose pages it actually serves.
+ */
+export const EDITION = 'pro'

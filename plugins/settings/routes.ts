@@ -12,8 +12,8 @@ export const routes = [
     // Server settings; what a guest may see is chosen by the settings flags.
     permission: 'none',
     query: { contain: { header: {} } },
-    handler: ({ app, user, query }) => {
-      const settings = buildSettings(app, user)
+    handler: async ({ app, user, query, em }) => {
+      const settings = await buildSettings(em, app, user)
       // Legacy clients ask for the bare object with contain[header]=0.
       return query.contain.header === false ? new Reply(settings, { raw: true }) : settings
     },

@@ -1,8 +1,11 @@
 // Builds /settings.json: a common part, the public plugin flags for guests, and for
 // signed-in users the version, timeouts and every enabled plugin's flags.
+
+import type { EntityManager } from '@mikro-orm/postgresql'
 import type { AppContext } from '../../api/app.ts'
 import type { AuthUser } from '../../api/auth/user.ts'
-import { KEYWARD_VERSION } from './constants.ts'
+import { EDITION, isSupportedLocale, KEYWARD_VERSION, ORGANIZATION_LOCALE } from './constants.ts'
+import { readOrganizationSetting } from './store.ts'
 
 const merge = (target: Record<string, unknown>, source: Record<string, unknown>) => {
   for (const [key, value] of Object.entries(source)) {
@@ -15,7 +18,17 @@ const merge = (target: Record<string, unknown>, source: Record<string, unknown>)
   return target
 }
 
-export const buildSettings = (app: AppContext, user: AuthUser | undefined) => {
+/** The organisation's language: what an administrator chose, else the configured one. */
+export const organizationLocale = async (em: EntityManager, app: AppContext) => {
+  const chosen = await readOrganizationSetting<string>(em, ORGANIZATION_LOCALE)
+  return isSupportedLocale(chosen) ? chosen : app.config.locale
+}
+
+export const buildSettings = async (
+  em: EntityManager,
+  app: AppContext,
+  user: AuthUser | undefined,
+) => {
   const plugins: Record<string, unknown> = {}
   for (const plugin of app.plugins) {
     const flags = plugin.settings?.(app)
@@ -26,7 +39,7 @@ export const buildSettings = (app: AppContext, user: AuthUser | undefined) => {
   const { config } = app
   const common = {
     url: config.appUrl,
-    locale: config.locale,
+    locale: await organizationLocale(em, app),
   }
   return {
     app: user
@@ -40,7 +53,7 @@ export const buildSettings = (app: AppContext, user: AuthUser | undefined) => {
       : common,
     passbolt: {
       legal: { privacy_policy: { url: config.privacyPolicyUrl }, terms: { url: config.termsUrl } },
-      edition: 'ce',
+      edition: EDITION,
       plugins,
     },
   }

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { v5 as uuidv5 } from 'uuid'
+import { formatDate } from '../../api/envelope.ts'
 import { type AccountSetting, AccountSettingSchema } from './entities/AccountSetting.ts'
 import {
   type OrganizationSetting,
@@ -75,4 +76,55 @@ export const writeAccountSetting = async (
     } as AccountSetting,
     { onConflictFields: ['userId', 'property'], onConflictMergeFields: ['value', 'modified'] },
   )
+}
+
+/** An organisation setting as passbolt answers it: the value with its row's identity and dates. */
+export interface OrganizationSettingRow<T> {
+  id: string
+  value: T
+  created: string | null
+  modified: string | null
+  created_by: string | null
+  modified_by: string | null
+}
+
+export const readOrganizationSettingRow = async <T>(
+  em: EntityManager,
+  property: string,
+): Promise<OrganizationSettingRow<T> | undefined> => {
+  const row = await em.findOne(OrganizationSettingSchema, { property }, { refresh: true })
+  if (!row) return undefined
+  return {
+    id: row.id,
+    value: row.value as T,
+    created: formatDate(row.created),
+    modified: formatDate(row.modified),
+    created_by: row.createdBy ?? null,
+    modified_by: row.modifiedBy ?? null,
+  }
+}
+
+/** Removes the setting, so its default applies again; says whether there was one. */
+export const deleteOrganizationSetting = async (em: EntityManager, property: string) =>
+  (await em.nativeDelete(OrganizationSettingSchema, { property })) > 0
+
+/** A user's settings rows as passbolt answers them (`/account/settings.json`). */
+export const readAccountSettingRows = async (
+  em: EntityManager,
+  userId: string,
+  properties: readonly string[],
+) => {
+  const rows = await em.find(
+    AccountSettingSchema,
+    { userId, property: { $in: [...properties] } },
+    { orderBy: { property: 'asc' } },
+  )
+  return rows.map((row) => ({
+    id: row.id,
+    user_id: row.userId,
+    property: row.property,
+    value: JSON.parse(row.value) as unknown,
+    created: formatDate(row.created),
+    modified: formatDate(row.modified),
+  }))
 }

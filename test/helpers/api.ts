@@ -110,7 +110,7 @@ export const startTestApi = async (
     plugins: options.plugins ?? [...allPlugins, testAuthPlugin],
     logger,
   })
-  const running = await listen(app, 0, '127.0.0.1')
+  const running = await listen(app, config.port, '127.0.0.1')
   t.teardown(async () => {
     await running.close()
     await shutdownApp(app)

@@ -18,7 +18,7 @@ test('guests get the common part and the public plugin flags only', async (t) =>
     privacy_policy: { url: '' },
     terms: { url: 'https://keyward.test/terms' },
   })
-  t.is(passbolt.edition, 'ce')
+  t.is(passbolt.edition, 'pro', 'no upgrade teasers: every feature is gated by its own flag')
   t.deepEqual(Object.keys(passbolt.plugins).sort(), ['jwtAuthentication', 'locale', 'rememberMe'])
   t.deepEqual(passbolt.plugins.rememberMe.options, {
     '300': '5 minutes',
@@ -47,5 +47,5 @@ test('contain[header]=0 answers the bare settings object', async (t) => {
   const api = await startTestApi(t)
   const { json } = await api.request('/settings.json?contain[header]=0')
   t.is(json.header, undefined)
-  t.is(json.passbolt.edition, 'ce')
+  t.is(json.passbolt.edition, 'pro')
 })
