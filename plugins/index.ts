@@ -18,6 +18,7 @@ import roles from './roles/index.ts'
 import secrets from './secrets/index.ts'
 import settings from './settings/index.ts'
 import setup from './setup/index.ts'
+import share from './share/index.ts'
 import userPassphrasePolicies from './user-passphrase-policies/index.ts'
 import users from './users/index.ts'
 
@@ -30,6 +31,7 @@ export const plugins: readonly Plugin[] = [
   secrets,
   favorites,
   resources,
+  share,
   healthcheck,
   auth,
   jwt,

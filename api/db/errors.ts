@@ -18,9 +18,9 @@ export const httpErrorOfDatabase = (error: unknown): HttpError | undefined => {
   if (!state) return undefined
   if (state === '23505' || RETRYABLE.has(state))
     return new HttpError(409, messages.concurrentChange)
-  // Data exceptions (bad text representation, too long, out of range) and integrity
-  // violations (missing reference, null, check).
-  if (state.startsWith('22') || ['23502', '23503', '23514'].includes(state))
+  // Data exceptions (bad text representation, too long, out of range), a row changed twice by
+  // one statement, and integrity violations (missing reference, null, check).
+  if (state.startsWith('22') || ['21000', '23502', '23503', '23514'].includes(state))
     return new HttpError(400, messages.validation)
   return undefined
 }

@@ -85,6 +85,17 @@ export const checkSecretEntries = async (
     if (isUuid(userId) && typeof data === 'string' && data !== '')
       valid.push({ user_id: userId.toLowerCase(), data, index })
   }
+  const seen = new Set<string>()
+  for (const entry of valid) {
+    if (seen.has(entry.user_id))
+      fail(
+        entry.index,
+        'user_id',
+        'secret_unique',
+        'A secret already exists for the given user and resource.',
+      )
+    seen.add(entry.user_id)
+  }
   const keys = await selectRows<{ user_id: string; armored_key: string }>(em, (knex) =>
     knex('gpgkeys')
       .whereIn('user_id', [...new Set(valid.map((entry) => entry.user_id))])

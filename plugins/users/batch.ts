@@ -112,3 +112,39 @@ export const embeddedUsers = async (
     }),
   )
 }
+
+/** The live key of each of these users, by user id, as the API answers keys. */
+export const gpgkeysOfUsers = async (em: EntityManager, userIds: string[]) => {
+  const rows = await selectRows<Record<string, unknown> & { user_id: string }>(em, (knex) =>
+    knex('gpgkeys')
+      .whereIn('user_id', userIds)
+      .andWhere('deleted', false)
+      .select(
+        'id',
+        'user_id',
+        'armored_key',
+        'bits',
+        'uid',
+        'key_id',
+        'fingerprint',
+        'type',
+        'expires',
+        'key_created',
+        'deleted',
+        'created',
+        'modified',
+      ),
+  )
+  return new Map(
+    rows.map((row) => [
+      row.user_id,
+      {
+        ...row,
+        expires: formatDate(toDate(row.expires)),
+        key_created: formatDate(toDate(row.key_created)),
+        created: formatDate(toDate(row.created)),
+        modified: formatDate(toDate(row.modified)),
+      },
+    ]),
+  )
+}

@@ -9,7 +9,7 @@ import { UserSchema } from './entities/User.ts'
 import { routes } from './routes.ts'
 
 export type { AccountState } from './account-state.ts'
-export { defaultAvatarUrls, type EmbeddedUser, embeddedUsers } from './batch.ts'
+export { defaultAvatarUrls, type EmbeddedUser, embeddedUsers, gpgkeysOfUsers } from './batch.ts'
 export type { Gpgkey } from './entities/Gpgkey.ts'
 export type { User } from './entities/User.ts'
 export * from './service.ts'

@@ -1,0 +1,9 @@
+// Messages of the share routes, word for word as the clients know them.
+export const messages = {
+  validation: 'Could not validate resource data.',
+  notAllowed: 'You are not authorized to share this resource.',
+  keyType: 'Resource metadata key type is invalid.',
+  secretsProvided: 'The secrets of all the users having access to the resource are required.',
+  accessDenied: 'Access denied.',
+  invalidId: 'The resource identifier should be a valid UUID.',
+}

@@ -1,0 +1,116 @@
+// Finding who to share with: up to 25 active users (by username or name) and 25 live groups
+// (by name, with their member count), merged and sorted by username or group name.
+import type { EntityManager } from '@mikro-orm/postgresql'
+import { formatDate } from '../../api/envelope.ts'
+import { selectRows, toDate } from '../../api/orm.ts'
+import { attachGroupsUsers, embeddedUsers, gpgkeysOfUsers } from '../users/index.ts'
+
+const LIMIT = 25
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
+
+export interface SearchOptions {
+  keyword: string | undefined
+  contain: { groups_users: boolean; gpgkey: boolean; role: boolean }
+  appUrl: string
+}
+
+export const searchAros = async (em: EntityManager, options: SearchOptions) => {
+  const pattern = options.keyword ? `%${escapeLike(options.keyword)}%` : undefined
+  const userRows = await selectRows<{ id: string }>(em, (knex) => {
+    const query = knex('users')
+      .join('roles', 'roles.id', 'users.role_id')
+      .leftJoin('profiles', 'profiles.user_id', 'users.id')
+      .where({ 'users.active': true, 'users.deleted': false })
+      .whereNot('roles.name', 'guest')
+      .orderByRaw('lower(users.username)')
+      .limit(LIMIT)
+      .select('users.id')
+    if (pattern)
+      query.where((where) =>
+        where
+          .whereILike('users.username', pattern)
+          .orWhereILike('profiles.first_name', pattern)
+          .orWhereILike('profiles.last_name', pattern),
+      )
+    return query
+  })
+  const groups = await selectRows<{
+    id: string
+    name: string
+    deleted: boolean
+    created: string
+    modified: string
+    created_by: string | null
+    modified_by: string | null
+    user_count: string
+  }>(em, (knex) => {
+    const query = knex('groups')
+      .where('groups.deleted', false)
+      .orderByRaw('lower(groups.name)')
+      .limit(LIMIT)
+      .select('id', 'name', 'deleted', 'created', 'modified', 'created_by', 'modified_by')
+      .select(
+        knex('groups_users')
+          .count('*')
+          .where('groups_users.group_id', knex.ref('groups.id'))
+          .as('user_count'),
+      )
+    if (pattern) query.whereILike('groups.name', pattern)
+    return query
+  })
+  const users = await embeddedUsers(
+    em,
+    userRows.map((row) => row.id),
+    { profile: true, appUrl: options.appUrl },
+  )
+  const userAros = userRows
+    .map(({ id }) => users.get(id))
+    .filter((user) => user !== undefined)
+    .map((user) => ({ ...user }) as Record<string, unknown> & { id: string; role_id: string })
+  if (options.contain.groups_users) await attachGroupsUsers(userAros, em)
+  if (options.contain.role) {
+    const roles = await selectRows<{
+      id: string
+      name: string
+      description: string
+      created: string
+      modified: string
+    }>(em, (knex) => knex('roles').select('id', 'name', 'description', 'created', 'modified'))
+    const byId = new Map(roles.map((role) => [role.id, role]))
+    for (const user of userAros) {
+      const role = byId.get(user.role_id)
+      if (role)
+        user.role = {
+          ...role,
+          created: formatDate(toDate(role.created)),
+          modified: formatDate(toDate(role.modified)),
+        }
+    }
+  }
+  if (options.contain.gpgkey) {
+    const keys = await gpgkeysOfUsers(
+      em,
+      userAros.map((user) => user.id),
+    )
+    for (const user of userAros) user.gpgkey = keys.get(user.id) ?? null
+  }
+  const found: (Record<string, unknown> & { sortKey: string })[] = userAros.map((user) => ({
+    ...user,
+    sortKey: String(user.username).toLowerCase(),
+  }))
+  for (const group of groups)
+    found.push({
+      id: group.id,
+      name: group.name,
+      deleted: group.deleted,
+      created: formatDate(toDate(group.created)),
+      modified: formatDate(toDate(group.modified)),
+      ...(group.created_by ? { created_by: group.created_by } : {}),
+      ...(group.modified_by ? { modified_by: group.modified_by } : {}),
+      user_count: Number(group.user_count),
+      sortKey: group.name.toLowerCase(),
+    })
+  found.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0))
+  return found.map(({ sortKey: _, ...aro }) => aro)
+}

@@ -1,0 +1,120 @@
+// A small team for resource and sharing tests: real users set up with real keys, each signed in
+// with GPGAuth like the extension, secrets encrypted with openpgp.js as the clients do, groups
+// written to the database, and the invariant every sharing test checks.
+import * as openpgp from 'openpgp'
+import type { TestApi } from './api.ts'
+import { gpgAuthLogin, TestClient } from './client.ts'
+import { query } from './database.ts'
+import { createActiveUser, type TestUser } from './users.ts'
+
+export const PASSWORD_AND_DESCRIPTION = 'a28a04cd-6f53-518a-967c-9963bf9cec51'
+export const PASSWORD_STRING = '669f8c64-242a-59fb-92fc-81f660975fd3'
+export const V5_DEFAULT = 'dd1f723d-0d1e-513f-8218-4055dc0530d0'
+
+export interface Member extends TestUser {
+  client: TestClient
+}
+
+/** Users set up through the real flow and signed in. */
+export const team = async (api: TestApi, names: string[], admin?: string): Promise<Member[]> =>
+  Promise.all(
+    names.map(async (name) => {
+      const user = await createActiveUser(api, `${name}@keyward.test`, {
+        role: name === admin ? 'admin' : 'user',
+      })
+      const client = new TestClient(api.url)
+      const { stage2 } = await gpgAuthLogin(client, user)
+      if (stage2.status !== 200) throw new Error(`sign-in failed: ${stage2.text}`)
+      return { ...user, client }
+    }),
+  )
+
+/** An OpenPGP message of `text` for the given users, signed by `signer` as the clients sign. */
+export const encryptFor = async (
+  text: string,
+  recipients: { publicKey: openpgp.Key }[],
+  signer?: { privateKey: openpgp.PrivateKey },
+) =>
+  (await openpgp.encrypt({
+    message: await openpgp.createMessage({ text }),
+    encryptionKeys: recipients.map((recipient) => recipient.publicKey),
+    ...(signer ? { signingKeys: signer.privateKey } : {}),
+  })) as string
+
+export const decryptAs = async (armored: string, member: { privateKey: openpgp.PrivateKey }) =>
+  String(
+    (
+      await openpgp.decrypt({
+        message: await openpgp.readMessage({ armoredMessage: armored }),
+        decryptionKeys: member.privateKey,
+      })
+    ).data,
+  )
+
+const secretText = (password: string) => JSON.stringify({ password, description: 'notes' })
+
+/** Creates a v4 password-and-description resource as `owner`; returns the answer's body. */
+export const createPassword = async (
+  owner: Member,
+  name: string,
+  password = `pw-${name}`,
+  contain = '?contain[permission]=1&contain[favorite]=1',
+) => {
+  const response = await owner.client.json(`/resources.json${contain}`, 'POST', {
+    name,
+    username: `${name}@example.com`,
+    uri: `https://${name}.example.com`,
+    resource_type_id: PASSWORD_AND_DESCRIPTION,
+    folder_parent_id: null,
+    secrets: [{ data: await encryptFor(secretText(password), [owner], owner) }],
+  })
+  if (response.status !== 200) throw new Error(`create failed: ${response.text}`)
+  return response.json.body
+}
+
+export const sqlOf =
+  (api: TestApi) =>
+  (text: string, values: unknown[] = []) =>
+    query(api.app.database.url, text, values)
+
+/** A live group with these members (the first a manager), written to the database. */
+export const makeGroup = async (api: TestApi, name: string, members: { id: string }[]) => {
+  const sql = sqlOf(api)
+  const [{ id }] = await sql(
+    'insert into groups (id, name) values (gen_random_uuid(), $1) returning id',
+    [name],
+  )
+  for (const [index, member] of members.entries())
+    await sql(
+      'insert into groups_users (id, group_id, user_id, is_admin) values (gen_random_uuid(), $1, $2, $3)',
+      [id, member.id, index === 0],
+    )
+  return id as string
+}
+
+/**
+ * Checks the invariant of shared secrets: every user who can read a live resource (directly or
+ * through a live group) has exactly one secret for it, and nobody else has one. Returns the
+ * violations found.
+ */
+export const secretInvariantViolations = async (api: TestApi): Promise<string[]> => {
+  const sql = sqlOf(api)
+  const missing = await sql(`
+    with access as (
+      select p.aco_foreign_key as resource_id, p.aro_foreign_key as user_id from permissions p
+        where p.aco = 'Resource' and p.aro = 'User'
+      union
+      select p.aco_foreign_key, gu.user_id from permissions p
+        join groups_users gu on gu.group_id = p.aro_foreign_key
+        join groups g on g.id = gu.group_id and not g.deleted
+        where p.aco = 'Resource' and p.aro = 'Group')
+    select 'missing ' || a.resource_id || ' ' || a.user_id as problem
+      from access a join resources r on r.id = a.resource_id and not r.deleted
+      where not exists (select 1 from secrets s where s.resource_id = a.resource_id and s.user_id = a.user_id)
+    union all
+    select 'extra ' || s.resource_id || ' ' || s.user_id from secrets s
+      where not exists (select 1 from access a where a.resource_id = s.resource_id and a.user_id = s.user_id)
+    union all
+    select 'duplicate ' || resource_id || ' ' || user_id from secrets group by resource_id, user_id having count(*) > 1`)
+  return missing.map((row) => row.problem as string)
+}
