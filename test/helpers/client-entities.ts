@@ -3,6 +3,7 @@
 // bundled once with esbuild into a module cached outside the checkout, keyed by the versions
 // (about 15 s the first time: two `npm pack`s and four small dependencies).
 import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
@@ -31,6 +32,7 @@ const EXTENSION_ENTITIES = {
   TagEntity: 'tag/tagEntity',
   TagsCollection: 'tag/tagsCollection',
   FavoriteEntity: 'favorite/favoriteEntity',
+  UserAndGroupSearchResultEntity: 'userAndGroupSearchResultEntity/userAndGroupSearchResultEntity',
 }
 
 const STYLEGUIDE_ENTITIES = {
@@ -46,12 +48,18 @@ export type EntityName = keyof typeof EXTENSION_ENTITIES | keyof typeof STYLEGUI
 
 const cacheRoot = () => join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'keyward')
 
-const bundlePath = () =>
-  join(
+/** Keyed by the versions and the list of entities, so adding one makes a new bundle. */
+const bundlePath = () => {
+  const list = createHash('sha256')
+    .update(JSON.stringify([EXTENSION_ENTITIES, STYLEGUIDE_ENTITIES, DEPENDENCIES]))
+    .digest('hex')
+    .slice(0, 12)
+  return join(
     cacheRoot(),
-    `passbolt-client-entities-${EXTENSION_VERSION}-${STYLEGUIDE_VERSION}`,
+    `passbolt-client-entities-${EXTENSION_VERSION}-${STYLEGUIDE_VERSION}-${list}`,
     'entities.mjs',
   )
+}
 
 const prepare = async (): Promise<string> => {
   const target = bundlePath()
