@@ -41,6 +41,16 @@ export const selectRows = <T>(
 ): Promise<T[]> => em.execute<T[]>(build(em.getKnex()) as never)
 
 /**
+ * Rows of a SQL statement with named bindings (`:name`), for set logic the builder would only
+ * obscure; run through `em` like `selectRows`. Never put a value into `sql` itself.
+ */
+export const selectSql = <T>(
+  em: EntityManager,
+  sql: string,
+  bindings: Record<string, unknown>,
+): Promise<T[]> => em.execute<T[]>(em.getKnex().raw(sql, bindings as never) as never)
+
+/**
  * Runs a statement built with the query builder (insert, update, delete) through `em`, inside
  * its transaction when it has one; returns how many rows it touched.
  */

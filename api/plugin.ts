@@ -266,8 +266,13 @@ export interface DeletionHooks {
     subject: DeletionSubject,
     app: AppContext,
   ) => Promise<Record<string, Record<string, unknown[]>>>
-  /** Removes or reassigns what the plugin holds for the subject. */
-  cleanup?: (em: EntityManager, subject: DeletionSubject, app: AppContext) => Promise<void>
+  /** Removes or reassigns what the plugin holds for the subject; `actorId` is who deletes. */
+  cleanup?: (
+    em: EntityManager,
+    subject: DeletionSubject,
+    app: AppContext,
+    actorId?: string,
+  ) => Promise<void>
 }
 
 /** Typing helper for a plugin's `index.ts`. */

@@ -13,6 +13,7 @@ export {
 } from './changes.ts'
 export type { Permission } from './entities/Permission.ts'
 export * from './levels.ts'
+export { itemsOnlyReachableBy, promoteToOwner, soleOwnedSharedItems } from './ownership.ts'
 export { type CanAccessOptions, canAccess, type Granted } from './policies.ts'
 export {
   embedHolders,

@@ -1,6 +1,7 @@
 // Resources: the passwords (and other items) people keep and share, v4 with cleartext metadata
 // or v5 with encrypted metadata, each readable by the users its permissions name.
 import { definePlugin } from '../../api/plugin.ts'
+import { resourceDeletion } from './deletion.ts'
 import { ResourceSchema } from './entities/Resource.ts'
 import { routes } from './routes.ts'
 
@@ -14,4 +15,5 @@ export default definePlugin({
   dependsOn: ['users', 'permissions', 'resource-types', 'secrets', 'favorites', 'settings'],
   entities: [ResourceSchema],
   routes,
+  deletion: resourceDeletion,
 })

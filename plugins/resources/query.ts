@@ -2,6 +2,7 @@
 // only resources the caller can read, each with the caller's level, joined in SQL; the filters
 // passbolt's clients send; the caller's highest permission row when asked.
 import type { EntityManager, Knex } from '@mikro-orm/postgresql'
+import { selectRows } from '../../api/orm.ts'
 import { applyOrder, selectPage } from '../../api/pagination.ts'
 import type { ParsedQuery } from '../../api/query.ts'
 import { highestPermissionRows, OWNER, readableBy } from '../permissions/index.ts'
@@ -69,6 +70,14 @@ export interface ResourceFilters {
   metadataKeyType?: string
 }
 
+/** Personal: nobody but its one user holds a permission on it. */
+const personalColumn = (knex: Knex) =>
+  knex
+    .select(knex.raw("count(*) = 1 and bool_and(permissions.aro = 'User')"))
+    .from('permissions')
+    .where('permissions.aco_foreign_key', knex.ref('resources.id'))
+    .as('personal')
+
 const listQuery = (
   knex: Knex,
   userId: string,
@@ -86,14 +95,7 @@ const listQuery = (
     .whereNull('resource_types.deleted')
     .select(RESOURCE_COLUMNS.map((column) => `resources.${column}`))
     .select('access.permission_type')
-    // Personal: nobody but its one user holds a permission on it.
-    .select(
-      knex
-        .select(knex.raw("count(*) = 1 and bool_and(permissions.aro = 'User')"))
-        .from('permissions')
-        .where('permissions.aco_foreign_key', knex.ref('resources.id'))
-        .as('personal'),
-    )
+    .select(personalColumn(knex))
   if (filters.ids) list.whereIn('resources.id', filters.ids)
   if (filters.favorite !== undefined) {
     const favorites = knex('favorites')
@@ -123,6 +125,21 @@ const listQuery = (
       .select(PERMISSION_COLUMNS.map((column) => `highest.${column} as p_${column}`))
   return list
 }
+
+/**
+ * Live resources by id, whoever can read them (what a user or group deletion reports to the
+ * administrator deleting them).
+ */
+export const selectResourcesById = (em: EntityManager, ids: string[]) =>
+  selectRows<ResourceRow>(em, (knex) =>
+    knex('resources')
+      .whereIn('resources.id', ids)
+      .where('resources.deleted', false)
+      .select(RESOURCE_COLUMNS.map((column) => `resources.${column}`))
+      .select(knex.raw('null as permission_type'))
+      .select(personalColumn(knex))
+      .orderBy('resources.name'),
+  )
 
 /** The page of resources the user can read that match the filters. */
 export const selectResources = (

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { formatDate } from '../../api/envelope.ts'
-import { executeStatement, selectRows, toDate } from '../../api/orm.ts'
+import { executeStatement, selectRows, selectSql, toDate } from '../../api/orm.ts'
 import { isUuid } from '../../api/uuid.ts'
 import { ErrorTree } from '../../api/validation.ts'
 import { checkArmoredSecret, recipientKeyIds, SECRET_RULE_MESSAGES } from './armored.ts'
@@ -171,3 +171,20 @@ export const usersWithoutSecret = async (
 
 export const deleteSecretsOfResources = (em: EntityManager, resourceIds: string[]) =>
   executeStatement(em, (knex) => knex('secrets').whereIn('resource_id', resourceIds).delete())
+
+export const deleteSecretsOfUser = (em: EntityManager, userId: string) =>
+  executeStatement(em, (knex) => knex('secrets').where('user_id', userId).delete())
+
+/** Deletes the secrets of these resources held by users who can no longer reach them. */
+export const deleteSecretsWithoutAccess = async (em: EntityManager, resourceIds: string[]) => {
+  if (resourceIds.length === 0) return
+  await selectSql(
+    em,
+    `delete from secrets s where s.resource_id in (:ids) and not exists (
+       select 1 from permissions p where p.aco_foreign_key = s.resource_id and (
+         p.aro_foreign_key = s.user_id or p.aro_foreign_key in (
+           select gu.group_id from groups_users gu join groups g on g.id = gu.group_id and not g.deleted
+           where gu.user_id = s.user_id)))`,
+    { ids: resourceIds },
+  )
+}
