@@ -135,7 +135,7 @@ test('the list holds what the caller can read, through groups too, each with the
 
 test('filters: has-id, is-owned-by-me, is-shared-with-me, is-shared-with-group, is-favorite, metadata_key_type', async (t) => {
   const { api, ada, bob } = await setup(t)
-  const a = await createPassword(ada, 'a')
+  await createPassword(ada, 'a')
   const b = await createPassword(bob, 'b')
   const group = await makeGroup(api, 'Team', [bob, ada])
   await grant(api, b.id, 'Group', group, 1)
