@@ -67,3 +67,17 @@ export const envelope = (options: {
 /** `2024-07-03T12:52:06+00:00`: the date format of every API answer. */
 export const formatDate = (date: Date | null | undefined): string | null =>
   date ? `${date.toISOString().slice(0, 19)}+00:00` : null
+
+/**
+ * A timestamp as a query-builder row carries it (PostgreSQL's text, the session being in UTC:
+ * `2024-07-03 12:52:06.123456+00`), or a Date, in the API's format. The text is cut rather
+ * than parsed: lists format hundreds of thousands of them.
+ */
+export const formatTimestamp = (value: string | Date | null | undefined): string | null => {
+  if (value === null || value === undefined) return null
+  if (value instanceof Date) return formatDate(value)
+  if (value.length >= 22 && value[10] === ' ' && value.endsWith('+00'))
+    return `${value.slice(0, 10)}T${value.slice(11, 19)}+00:00`
+  const date = new Date(value)
+  return Number.isNaN(date.getTime()) ? null : formatDate(date)
+}

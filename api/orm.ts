@@ -88,7 +88,15 @@ export const createOrm = (options: OrmOptions): Promise<MikroORM> =>
     migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false },
     // Each request works on its own fork; the global EntityManager is never used directly.
     allowGlobalContext: false,
-    pool: { min: 0, max: options.poolSize ?? 10 },
+    pool: {
+      min: 0,
+      max: options.poolSize ?? 10,
+      // Timestamps come back as text in UTC, which the API formats by cutting the string.
+      afterCreate: (
+        connection: { query(sql: string, done: (error: Error | null) => void): void },
+        done: (error: Error | null, connection: unknown) => void,
+      ) => connection.query("set time zone 'UTC'", (error) => done(error, connection)),
+    },
     debug: false,
     logger: (message) => options.logger?.debug({ orm: message }, 'orm'),
   })

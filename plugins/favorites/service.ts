@@ -2,8 +2,8 @@
 // time for lists, removed with the resource or the user's access.
 import { randomUUID } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { formatDate } from '../../api/envelope.ts'
-import { executeStatement, selectRows, toDate } from '../../api/orm.ts'
+import { formatTimestamp } from '../../api/envelope.ts'
+import { executeStatement, selectRows } from '../../api/orm.ts'
 
 interface Row {
   id: string
@@ -21,8 +21,8 @@ export const favoriteJson = (row: Row) => ({
   user_id: row.user_id,
   foreign_key: row.foreign_key,
   foreign_model: row.foreign_model,
-  created: formatDate(toDate(row.created)),
-  modified: formatDate(toDate(row.modified)),
+  created: formatTimestamp(row.created),
+  modified: formatTimestamp(row.modified),
 })
 
 export type FavoriteJson = ReturnType<typeof favoriteJson>

@@ -1,7 +1,7 @@
 // Permissions as the API answers them, and the holders (users, groups) some answers embed.
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { formatDate } from '../../api/envelope.ts'
-import { selectRows, toDate } from '../../api/orm.ts'
+import { formatTimestamp } from '../../api/envelope.ts'
+import { selectRows } from '../../api/orm.ts'
 import { type EmbeddedUser, embeddedUsers } from '../users/index.ts'
 
 export interface PermissionRow {
@@ -28,16 +28,14 @@ export interface PermissionJson {
   group?: GroupJson
 }
 
-export const permissionJson = (row: PermissionRow): PermissionJson => ({
-  id: row.id,
-  aco: row.aco,
-  aco_foreign_key: row.aco_foreign_key,
-  aro: row.aro,
-  aro_foreign_key: row.aro_foreign_key,
-  type: Number(row.type),
-  created: formatDate(toDate(row.created)),
-  modified: formatDate(toDate(row.modified)),
-})
+/** The row made the answer's shape in place: lists turn tens of thousands of them. */
+export const permissionJson = (row: PermissionRow): PermissionJson => {
+  const json = row as unknown as PermissionJson
+  json.type = Number(row.type)
+  json.created = formatTimestamp(row.created)
+  json.modified = formatTimestamp(row.modified)
+  return json
+}
 
 export const PERMISSION_COLUMNS = [
   'id',
@@ -102,8 +100,8 @@ export const groupsByIds = async (em: EntityManager, ids: Iterable<string>) => {
         id: row.id,
         name: row.name,
         deleted: row.deleted,
-        created: formatDate(toDate(row.created)),
-        modified: formatDate(toDate(row.modified)),
+        created: formatTimestamp(row.created),
+        modified: formatTimestamp(row.modified),
         ...(row.created_by ? { created_by: row.created_by } : {}),
         ...(row.modified_by ? { modified_by: row.modified_by } : {}),
       },

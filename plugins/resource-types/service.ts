@@ -1,9 +1,9 @@
 // Resource types through the query builder: the list (with the count of live resources of each
 // type for administrators), one type, and soft deletion with passbolt's guards.
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { formatDate } from '../../api/envelope.ts'
+import { formatTimestamp } from '../../api/envelope.ts'
 import { badRequest, notFound } from '../../api/errors.ts'
-import { selectRows, toDate } from '../../api/orm.ts'
+import { selectRows } from '../../api/orm.ts'
 import { UNLISTED_SLUGS, versionOfSlug } from './definitions.ts'
 import { ResourceTypeSchema } from './entities/ResourceType.ts'
 import { messages } from './messages.ts'
@@ -37,9 +37,9 @@ const serialize = (row: Row) => ({
   name: row.name,
   description: row.description,
   definition: typeof row.definition === 'string' ? JSON.parse(row.definition) : row.definition,
-  deleted: formatDate(toDate(row.deleted)),
-  created: formatDate(toDate(row.created)),
-  modified: formatDate(toDate(row.modified)),
+  deleted: formatTimestamp(row.deleted),
+  created: formatTimestamp(row.created),
+  modified: formatTimestamp(row.modified),
   ...(row.resources_count !== undefined ? { resources_count: Number(row.resources_count) } : {}),
 })
 

@@ -1,7 +1,6 @@
 // Resources as the API answers them: v4 with their cleartext fields, v5 with their encrypted
 // metadata instead, never both.
-import { formatDate } from '../../api/envelope.ts'
-import { toDate } from '../../api/orm.ts'
+import { formatTimestamp } from '../../api/envelope.ts'
 import type { PermissionJson } from '../permissions/index.ts'
 import type { ResourceRow } from './query.ts'
 
@@ -20,12 +19,12 @@ export const resourceJson = (row: ResourceRow) => {
     json.description = row.description
   }
   json.deleted = row.deleted
-  json.created = formatDate(toDate(row.created))
-  json.modified = formatDate(toDate(row.modified))
+  json.created = formatTimestamp(row.created)
+  json.modified = formatTimestamp(row.modified)
   json.created_by = row.created_by
   json.modified_by = row.modified_by
   json.resource_type_id = row.resource_type_id
-  json.expired = formatDate(toDate(row.expired))
+  json.expired = formatTimestamp(row.expired)
   json.folder_parent_id = null
   json.personal = row.personal
   if (row.p_id) {
@@ -36,8 +35,8 @@ export const resourceJson = (row: ResourceRow) => {
       aro: row.p_aro!,
       aro_foreign_key: row.p_aro_foreign_key!,
       type: Number(row.p_type),
-      created: formatDate(toDate(row.p_created)),
-      modified: formatDate(toDate(row.p_modified)),
+      created: formatTimestamp(row.p_created),
+      modified: formatTimestamp(row.p_modified),
     }
     json.permission = permission
   }

@@ -3,8 +3,8 @@
 // read each resource.
 import { randomUUID } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { formatDate } from '../../api/envelope.ts'
-import { executeStatement, selectRows, selectSql, toDate } from '../../api/orm.ts'
+import { formatTimestamp } from '../../api/envelope.ts'
+import { executeStatement, selectRows, selectSql } from '../../api/orm.ts'
 import { isUuid } from '../../api/uuid.ts'
 import { ErrorTree } from '../../api/validation.ts'
 import { checkArmoredSecret, recipientKeyIds, SECRET_RULE_MESSAGES } from './armored.ts'
@@ -36,8 +36,8 @@ export const secretJson = (row: Row) => ({
   user_id: row.user_id,
   resource_id: row.resource_id,
   data: row.data,
-  created: formatDate(toDate(row.created)),
-  modified: formatDate(toDate(row.modified)),
+  created: formatTimestamp(row.created),
+  modified: formatTimestamp(row.modified),
   created_by: row.created_by,
   modified_by: row.modified_by,
 })

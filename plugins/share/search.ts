@@ -1,8 +1,8 @@
 // Finding who to share with: up to 25 active users (by username or name) and 25 live groups
 // (by name, with their member count), merged and sorted by username or group name.
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { formatDate } from '../../api/envelope.ts'
-import { selectRows, toDate } from '../../api/orm.ts'
+import { formatTimestamp } from '../../api/envelope.ts'
+import { selectRows } from '../../api/orm.ts'
 import { attachGroupsUsers, embeddedUsers, gpgkeysOfUsers } from '../users/index.ts'
 
 const LIMIT = 25
@@ -83,8 +83,8 @@ export const searchAros = async (em: EntityManager, options: SearchOptions) => {
       if (role)
         user.role = {
           ...role,
-          created: formatDate(toDate(role.created)),
-          modified: formatDate(toDate(role.modified)),
+          created: formatTimestamp(role.created),
+          modified: formatTimestamp(role.modified),
         }
     }
   }
@@ -104,8 +104,8 @@ export const searchAros = async (em: EntityManager, options: SearchOptions) => {
       id: group.id,
       name: group.name,
       deleted: group.deleted,
-      created: formatDate(toDate(group.created)),
-      modified: formatDate(toDate(group.modified)),
+      created: formatTimestamp(group.created),
+      modified: formatTimestamp(group.modified),
       ...(group.created_by ? { created_by: group.created_by } : {}),
       ...(group.modified_by ? { modified_by: group.modified_by } : {}),
       user_count: Number(group.user_count),

@@ -1,8 +1,8 @@
 // Users as other plugins embed them (a resource's creator, a permission's user): many at once,
 // one query, built straight from the rows.
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { formatDate } from '../../api/envelope.ts'
-import { selectRows, toDate } from '../../api/orm.ts'
+import { formatTimestamp } from '../../api/envelope.ts'
+import { selectRows } from '../../api/orm.ts'
 
 interface Row {
   id: string
@@ -91,10 +91,10 @@ export const embeddedUsers = async (
         username: row.username,
         active: row.active,
         deleted: row.deleted,
-        disabled: formatDate(toDate(row.disabled)),
-        created: formatDate(toDate(row.created)),
-        modified: formatDate(toDate(row.modified)),
-        last_logged_in: formatDate(toDate(row.last_logged_in)),
+        disabled: formatTimestamp(row.disabled),
+        created: formatTimestamp(row.created),
+        modified: formatTimestamp(row.modified),
+        last_logged_in: formatTimestamp(row.last_logged_in),
       }
       if (options.profile)
         user.profile = row.p_id
@@ -103,8 +103,8 @@ export const embeddedUsers = async (
               user_id: row.id,
               first_name: row.p_first_name!,
               last_name: row.p_last_name!,
-              created: formatDate(toDate(row.p_created)),
-              modified: formatDate(toDate(row.p_modified)),
+              created: formatTimestamp(row.p_created),
+              modified: formatTimestamp(row.p_modified),
               avatar,
             }
           : null
@@ -115,7 +115,15 @@ export const embeddedUsers = async (
 
 /** The live key of each of these users, by user id, as the API answers keys. */
 export const gpgkeysOfUsers = async (em: EntityManager, userIds: string[]) => {
-  const rows = await selectRows<Record<string, unknown> & { user_id: string }>(em, (knex) =>
+  const rows = await selectRows<
+    Record<string, unknown> & {
+      user_id: string
+      expires: string | null
+      key_created: string | null
+      created: string
+      modified: string
+    }
+  >(em, (knex) =>
     knex('gpgkeys')
       .whereIn('user_id', userIds)
       .andWhere('deleted', false)
@@ -140,10 +148,10 @@ export const gpgkeysOfUsers = async (em: EntityManager, userIds: string[]) => {
       row.user_id,
       {
         ...row,
-        expires: formatDate(toDate(row.expires)),
-        key_created: formatDate(toDate(row.key_created)),
-        created: formatDate(toDate(row.created)),
-        modified: formatDate(toDate(row.modified)),
+        expires: formatTimestamp(row.expires),
+        key_created: formatTimestamp(row.key_created),
+        created: formatTimestamp(row.created),
+        modified: formatTimestamp(row.modified),
       },
     ]),
   )

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto'
 import type { EntityManager, Knex } from '@mikro-orm/postgresql'
 import { preparedQuery } from '../../api/db/prepared.ts'
-import { formatDate } from '../../api/envelope.ts'
+import { formatDate, formatTimestamp } from '../../api/envelope.ts'
 import { selectRows, toDate } from '../../api/orm.ts'
 import { RoleSchema } from '../roles/index.ts'
 import { defaultAvatarUrls } from './batch.ts'
@@ -151,7 +151,7 @@ export const readUser = async (
       ? {
           groupsUsers: memberships.map((membership) => ({
             ...membership,
-            created: formatDate(toDate(membership.created)),
+            created: formatTimestamp(membership.created),
           })),
         }
       : {}),
@@ -292,7 +292,7 @@ export const attachGroupsUsers = async (
   const byUser = new Map<string, unknown[]>()
   for (const membership of memberships) {
     const list = byUser.get(membership.user_id) ?? []
-    list.push({ ...membership, created: formatDate(toDate(membership.created)) })
+    list.push({ ...membership, created: formatTimestamp(membership.created) })
     byUser.set(membership.user_id, list)
   }
   for (const row of rows) row.groups_users = byUser.get(row.id) ?? []

@@ -1,0 +1,260 @@
+// Benchmark of resources and sharing on a real `api start` process over loopback:
+// - a user who can read 10,000 resources (half through groups, five permissions each) lists
+//   them with `contain[permission]`, `contain[favorite]` and `contain[permissions.user.profile]`;
+// - an owner shares one resource with a group of 1,000 members, sending 1,000 secrets.
+// Data is written with SQL; the 1,000 members have real keys and real encrypted secrets.
+// Usage: node bin/run.js bench/resources.ts [--resources 10000] [--members 1000] [--runs 20]
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import * as openpgp from 'openpgp'
+import pg from 'pg'
+import { bootApp, createLogger, shutdownApp } from '../api/app.ts'
+import { loadConfig } from '../api/config.ts'
+import { plugins } from '../plugins/index.ts'
+import { completeSetup, registerUser } from '../plugins/setup/index.ts'
+import { generateUserKey, gpgAuthLogin, TestClient } from '../test/helpers/client.ts'
+
+const { values } = parseArgs({
+  options: {
+    resources: { type: 'string', default: '10000' },
+    members: { type: 'string', default: '1000' },
+    runs: { type: 'string', default: '20' },
+    /** Write a CPU profile of the API server into this folder. */
+    profile: { type: 'string' },
+    /** Stop after the list measurement. */
+    'list-only': { type: 'boolean', default: false },
+  },
+})
+const RESOURCES = Number(values.resources)
+const MEMBERS = Number(values.members)
+const RUNS = Number(values.runs)
+const root = fileURLToPath(new URL('..', import.meta.url))
+const dataDir = mkdtempSync(join(tmpdir(), 'keyward-bench-resources-'))
+const port = 19000 + Math.floor(Math.random() * 1000)
+const base = `http://127.0.0.1:${port}`
+const databaseUrl = 'postgres://postgres@127.0.0.1:5432/keyward_bench_resources'
+const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' })
+await admin.connect()
+await admin.query('drop database if exists keyward_bench_resources with (force)')
+await admin.query('create database keyward_bench_resources')
+await admin.end()
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  DATABASE_URL: databaseUrl,
+  KEYWARD_DATA_DIR: dataDir,
+  KEYWARD_PORT: String(port),
+  KEYWARD_APP_URL: `${base}/`,
+  KEYWARD_LOG_LEVEL: 'warn',
+  KEYWARD_AUTH_RATE_LIMIT: '100000',
+}
+const db = new pg.Client({ connectionString: databaseUrl })
+
+const percentile = (list: number[], p: number) => {
+  const sorted = [...list].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]
+}
+
+const rssMiB = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024
+
+console.log('seeding…')
+const app = await bootApp({
+  config: loadConfig({ env }),
+  plugins,
+  logger: createLogger({ logLevel: 'warn' }),
+})
+const makeUser = async (name: string) => {
+  const { user, url } = await registerUser(app.orm.em.fork(), app, {
+    username: `${name}@keyward.test`,
+    firstName: name,
+    lastName: 'Bench',
+    role: 'user',
+  })
+  const key = await generateUserKey(`${name}@keyward.test`)
+  await completeSetup(app.orm.em.fork(), user.id, url.split('/').at(-1)!, key.armoredPublicKey)
+  return { id: user.id, key }
+}
+const reader = await makeUser('reader')
+const owner = await makeUser('owner')
+await shutdownApp(app)
+await db.connect()
+
+// 50 other users (profiles and keys are not needed for listing them) and 20 groups, 10 of
+// which the reader belongs to.
+for (const statement of [
+  `insert into users (id, role_id, username, active)
+     select gen_random_uuid(), (select id from roles where name = 'user'), 'other' || i || '@keyward.test', true
+     from generate_series(1, 50) i`,
+  `insert into profiles (id, user_id, first_name, last_name)
+     select gen_random_uuid(), id, 'Other', username from users where username like 'other%'`,
+  `insert into groups (id, name) select gen_random_uuid(), 'group' || i from generate_series(1, 20) i`,
+  `insert into groups_users (id, group_id, user_id)
+     select gen_random_uuid(), g.id, '${reader.id}' from groups g where g.name ~ '^group([1-9]|10)$'`,
+  `insert into resources (id, name, username, uri, resource_type_id, created_by, modified_by)
+     select gen_random_uuid(), 'resource ' || lpad(i::text, 6, '0'), 'user' || i, 'https://example.com/' || i,
+       'a28a04cd-6f53-518a-967c-9963bf9cec51', '${owner.id}', '${owner.id}'
+     from generate_series(1, ${RESOURCES}) i`,
+  // Five permissions each: the owner, two other users, and either the reader directly plus one
+  // group, or two groups one of which the reader belongs to.
+  `insert into permissions (id, aco, aco_foreign_key, aro, aro_foreign_key, type)
+     select gen_random_uuid(), 'Resource', r.id, 'User', '${owner.id}', 15 from resources r`,
+  `insert into permissions (id, aco, aco_foreign_key, aro, aro_foreign_key, type)
+     select gen_random_uuid(), 'Resource', r.id, 'User', u.id, 1
+     from (select id, row_number() over (order by id) n from resources) r
+     join (select id, row_number() over (order by id) n from users where username like 'other%') u
+       on u.n in (r.n % 50 + 1, (r.n + 7) % 50 + 1)`,
+  `insert into permissions (id, aco, aco_foreign_key, aro, aro_foreign_key, type)
+     select gen_random_uuid(), 'Resource', r.id, 'User', '${reader.id}', 7
+     from (select id, row_number() over (order by id) n from resources) r where r.n % 2 = 0`,
+  `insert into permissions (id, aco, aco_foreign_key, aro, aro_foreign_key, type)
+     select gen_random_uuid(), 'Resource', r.id, 'Group', g.id, 1
+     from (select id, row_number() over (order by id) n from resources) r
+     join (select id, row_number() over (order by name) n from groups) g
+       on (r.n % 2 = 0 and g.n = r.n % 10 + 11) or (r.n % 2 = 1 and g.n in (r.n % 10 + 1, r.n % 10 + 11))`,
+  `insert into favorites (id, user_id, foreign_key, foreign_model)
+     select gen_random_uuid(), '${reader.id}', id, 'Resource' from resources limit ${Math.floor(RESOURCES / 10)}`,
+  'analyze',
+])
+  await db.query(statement)
+const [{ readable }] = (
+  await db.query(
+    `select count(distinct p.aco_foreign_key)::int as readable from permissions p
+     where p.aro_foreign_key = $1 or p.aro_foreign_key in (select group_id from groups_users where user_id = $1)`,
+    [reader.id],
+  )
+).rows
+
+const server = await new Promise<ChildProcess>((resolve, reject) => {
+  const profile = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] : []
+  const child = spawn(process.execPath, [...profile, join(root, 'bin/api.js'), 'start'], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  let out = ''
+  child.stdout!.on('data', (chunk) => {
+    out += chunk
+    if (out.includes('listening on')) {
+      child.stdout!.resume()
+      resolve(child)
+    }
+  })
+  child.once('exit', (code) => reject(new Error(`api start exited with ${code}: ${out}`)))
+})
+
+try {
+  const client = new TestClient(base)
+  await gpgAuthLogin(client, reader.key)
+  const url = `/resources.json?contain[permission]=1&contain[favorite]=1&contain[permissions.user.profile]=1`
+  const idle = rssMiB(server.pid!)
+  let peak = idle
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssMiB(server.pid!))
+  }, 20)
+  const times: number[] = []
+  let bytes = 0
+  let count = 0
+  for (let i = 0; i < RUNS + 2; i++) {
+    const started = performance.now()
+    const response = await fetch(`${base}${url}`, {
+      headers: { cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    })
+    const text = await response.text()
+    const elapsed = performance.now() - started
+    if (response.status !== 200) throw new Error(`list: ${response.status} ${text.slice(0, 200)}`)
+    if (i >= 2) times.push(elapsed)
+    bytes = text.length
+    count = JSON.parse(text).body.length
+  }
+  clearInterval(sampler)
+  console.log(
+    `\nlist ${count} readable resources (expected ${readable}), ${(bytes / 2 ** 20).toFixed(1)} MiB of JSON, ${RUNS} runs: p50 ${percentile(times, 0.5).toFixed(0)} ms, p95 ${percentile(times, 0.95).toFixed(0)} ms (target p50 < 150 ms); server RSS ${idle.toFixed(0)} MiB idle, ${peak.toFixed(0)} MiB peak`,
+  )
+
+  if (!values['list-only']) await shareBenchmark()
+} finally {
+  server.kill('SIGTERM')
+  await new Promise((resolve) => server.once('exit', resolve))
+  await db.end()
+  rmSync(dataDir, { recursive: true, force: true })
+}
+
+/** Shares one resource with a group of MEMBERS users with real keys. */
+async function shareBenchmark() {
+  console.log(`making ${MEMBERS} members with keys…`)
+  const members: { id: string; publicKey: openpgp.Key }[] = []
+  const appForMembers = await bootApp({
+    config: loadConfig({ env: { ...env, KEYWARD_PORT: '0' } }),
+    plugins,
+    migrate: false,
+    logger: createLogger({ logLevel: 'warn' }),
+  })
+  for (let i = 0; i < MEMBERS; i++) {
+    const key = await generateUserKey(`member${i}@keyward.test`)
+    const id = crypto.randomUUID()
+    members.push({ id, publicKey: key.publicKey })
+    await db.query(
+      `insert into users (id, role_id, username, active) values ($1, (select id from roles where name = 'user'), $2, true)`,
+      [id, `member${i}@keyward.test`],
+    )
+    await db.query(
+      `insert into gpgkeys (id, user_id, armored_key, uid, key_id, fingerprint, type) values (gen_random_uuid(), $1, $2, $3, $4, $5, 'ECC')`,
+      [id, key.armoredPublicKey, `member${i}`, key.fingerprint.slice(-16), key.fingerprint],
+    )
+  }
+  await shutdownApp(appForMembers)
+  const [{ id: groupId }] = (
+    await db.query(
+      `insert into groups (id, name) values (gen_random_uuid(), 'Everyone') returning id`,
+    )
+  ).rows
+  await db.query(
+    `insert into groups_users (id, group_id, user_id) select gen_random_uuid(), $1, unnest($2::uuid[])`,
+    [groupId, members.map((m) => m.id)],
+  )
+  const ownerClient = new TestClient(base)
+  await gpgAuthLogin(ownerClient, owner.key)
+  const created = await ownerClient.json('/resources.json', 'POST', {
+    name: 'to share',
+    resource_type_id: 'a28a04cd-6f53-518a-967c-9963bf9cec51',
+    secrets: [
+      {
+        data: await openpgp.encrypt({
+          message: await openpgp.createMessage({ text: '{"password":"p"}' }),
+          encryptionKeys: owner.key.publicKey,
+        }),
+      },
+    ],
+  })
+  const resourceId = created.json.body.id
+  const permissions = [{ aro: 'Group', aro_foreign_key: groupId, type: 1 }]
+  const simulateStart = performance.now()
+  const simulated = await ownerClient.json(`/share/simulate/resource/${resourceId}.json`, 'POST', {
+    permissions,
+  })
+  const simulateMs = performance.now() - simulateStart
+  console.log(`encrypting ${simulated.json.body.changes.added.length} secrets…`)
+  const message = await openpgp.createMessage({ text: '{"password":"p"}' })
+  const secrets = await Promise.all(
+    members.map(async (member) => ({
+      user_id: member.id,
+      data: (await openpgp.encrypt({ message, encryptionKeys: member.publicKey })) as string,
+    })),
+  )
+  const shareStart = performance.now()
+  const shared = await ownerClient.json(`/share/resource/${resourceId}.json`, 'PUT', {
+    permissions,
+    secrets,
+  })
+  const shareMs = performance.now() - shareStart
+  if (shared.status !== 200) throw new Error(`share: ${shared.status} ${shared.text.slice(0, 300)}`)
+  const [{ n }] = (
+    await db.query('select count(*)::int as n from secrets where resource_id = $1', [resourceId])
+  ).rows
+  console.log(
+    `share one resource with a group of ${MEMBERS}: simulate ${simulateMs.toFixed(0)} ms, share with ${secrets.length} secrets (${(JSON.stringify(secrets).length / 2 ** 20).toFixed(1)} MiB) ${shareMs.toFixed(0)} ms (target < 1,000 ms); ${n} secrets stored`,
+  )
+}
