@@ -1,4 +1,5 @@
 // Writes answers: the passbolt envelope for JSON, and the headers every answer carries.
+import { Readable } from 'node:stream'
 import type Koa from 'koa'
 import { envelope, type Pagination } from '../envelope.ts'
 
@@ -49,5 +50,24 @@ export const sendEnvelope = (
     pagination: options.pagination,
   })
   if (options.outcome) payload.header.status = options.outcome
-  ctx.body = JSON.stringify(payload)
+  ctx.body =
+    Array.isArray(body) && body.length > STREAM_ROWS
+      ? Readable.from(jsonChunks(payload.header, body))
+      : JSON.stringify(payload)
+}
+
+/** Lists longer than this are written in pieces rather than as one string. */
+const STREAM_ROWS = 500
+
+/**
+ * The envelope of a long list, a few hundred rows at a time: a list of tens of megabytes never
+ * exists as one string, so it is neither held twice nor left to the garbage collector whole.
+ */
+function* jsonChunks(header: unknown, rows: unknown[]): Generator<string> {
+  yield `{"header":${JSON.stringify(header)},"body":[`
+  for (let start = 0; start < rows.length; start += STREAM_ROWS) {
+    const piece = JSON.stringify(rows.slice(start, start + STREAM_ROWS))
+    yield `${start === 0 ? '' : ','}${piece.slice(1, -1)}`
+  }
+  yield ']}'
 }
