@@ -230,6 +230,11 @@ export interface Plugin {
   pendingSecondFactors?: (em: EntityManager, userId: string, app: AppContext) => Promise<string[]>
   /** The plugin's part in deleting users and groups. */
   deletion?: DeletionHooks
+  /**
+   * Follows who can read which item, whatever changed it (a share, a group membership): the
+   * plugin updates what it keeps per user and item, inside the change's transaction.
+   */
+  accessChanged?: (em: EntityManager, change: AccessChange, app: AppContext) => Promise<void>
   /** Prepares what the plugin needs once per start (e.g. key material); runs after migrations. */
   init?: (app: AppContext) => Promise<void>
   /** Releases what `init` opened (connections, timers); runs at shutdown, in reverse order. */
@@ -273,6 +278,14 @@ export interface DeletionHooks {
     app: AppContext,
     actorId?: string,
   ) => Promise<void>
+}
+
+/** Users who gained or lost the ability to read an item (a resource or a folder). */
+export interface AccessChange {
+  aco: 'Resource' | 'Folder'
+  id: string
+  gained: readonly string[]
+  lost: readonly string[]
 }
 
 /** Typing helper for a plugin's `index.ts`. */

@@ -3,6 +3,7 @@ import type { Plugin } from '../api/plugin.ts'
 import accountSettings from './account-settings/index.ts'
 import auth from './auth/index.ts'
 import favorites from './favorites/index.ts'
+import folderTree from './folder-tree/index.ts'
 import healthcheck from './healthcheck/index.ts'
 import jwt from './jwt/index.ts'
 import locale from './locale/index.ts'
@@ -30,6 +31,7 @@ export const plugins: readonly Plugin[] = [
   resourceTypes,
   secrets,
   favorites,
+  folderTree,
   resources,
   share,
   healthcheck,

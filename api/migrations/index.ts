@@ -4,6 +4,7 @@ import { Migration20261122000100Sessions } from './Migration20261122000100Sessio
 import { Migration20261123000000SingleUse } from './Migration20261123000000SingleUse.ts'
 import { Migration20261123000100ChangeFeed } from './Migration20261123000100ChangeFeed.ts'
 import { Migration20261123010000ResourceTypes } from './Migration20261123010000ResourceTypes.ts'
+import { Migration20261123020000FolderTree } from './Migration20261123020000FolderTree.ts'
 
 export const migrationsList = [
   { name: 'Migration20261122000000Initial', class: Migration20261122000000Initial },
@@ -11,4 +12,5 @@ export const migrationsList = [
   { name: 'Migration20261123000000SingleUse', class: Migration20261123000000SingleUse },
   { name: 'Migration20261123000100ChangeFeed', class: Migration20261123000100ChangeFeed },
   { name: 'Migration20261123010000ResourceTypes', class: Migration20261123010000ResourceTypes },
+  { name: 'Migration20261123020000FolderTree', class: Migration20261123020000FolderTree },
 ]

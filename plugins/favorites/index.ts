@@ -3,6 +3,7 @@ import { executeStatement } from '../../api/orm.ts'
 import { definePlugin } from '../../api/plugin.ts'
 import { FavoriteSchema } from './entities/Favorite.ts'
 import { routes } from './routes.ts'
+import { deleteFavoritesOf } from './service.ts'
 
 export { deleteFavoritesOf, type FavoriteJson, favoritesOfUser } from './service.ts'
 export { FavoriteSchema }
@@ -12,6 +13,11 @@ export default definePlugin({
   dependsOn: ['permissions'],
   entities: [FavoriteSchema],
   routes,
+  // Who can no longer read a resource loses their mark on it.
+  accessChanged: async (em, change) => {
+    if (change.aco === 'Resource' && change.lost.length)
+      await deleteFavoritesOf(em, [change.id], [...change.lost])
+  },
   deletion: {
     // A deleted user's favorites go with them.
     cleanup: async (em, subject) => {

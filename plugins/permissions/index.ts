@@ -1,7 +1,9 @@
 // Permissions: who may read, update or own each resource and folder, directly or through a
 // group. Other plugins ask it for a caller's level, declare its access policies on their routes,
 // and join `readableBy` in their lists.
-import { definePlugin } from '../../api/plugin.ts'
+import type { EntityManager } from '@mikro-orm/postgresql'
+import type { AppContext } from '../../api/app.ts'
+import { type AccessChange, definePlugin } from '../../api/plugin.ts'
 import { PermissionSchema } from './entities/Permission.ts'
 import { routes } from './routes.ts'
 
@@ -32,6 +34,16 @@ export {
   requireAccess,
 } from './service.ts'
 export { PermissionSchema }
+
+/** Tells every plugin that follows access (folder trees, favorites…) who gained and lost it. */
+export const announceAccessChange = async (
+  em: EntityManager,
+  app: AppContext,
+  change: AccessChange,
+) => {
+  if (change.gained.length === 0 && change.lost.length === 0) return
+  for (const plugin of app.plugins) await plugin.accessChanged?.(em, change, app)
+}
 
 export default definePlugin({
   name: 'permissions',

@@ -7,12 +7,20 @@ import { routes } from './routes.ts'
 
 export { type ResourceRow, selectResources } from './query.ts'
 export { type ResourceJson, resourceJson } from './serialize.ts'
-export { softDeleteResources } from './service.ts'
+export { assertCanCreateIn, softDeleteResources } from './service.ts'
 export { ResourceSchema }
 
 export default definePlugin({
   name: 'resources',
-  dependsOn: ['users', 'permissions', 'resource-types', 'secrets', 'favorites', 'settings'],
+  dependsOn: [
+    'users',
+    'permissions',
+    'resource-types',
+    'secrets',
+    'favorites',
+    'settings',
+    'folder-tree',
+  ],
   entities: [ResourceSchema],
   routes,
   deletion: resourceDeletion,

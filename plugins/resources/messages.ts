@@ -31,6 +31,7 @@ export const messages = {
     'The settings selected by your administrator prevent from using personal keys.',
   personalShared: 'A resource of type personal cannot be shared with other users or a group.',
   folderParentExists: 'The folder parent must exist.',
+  parentReadOnly: 'You are not allowed to create content into the parent folder.',
   metadataKeyTypeFilter: (value: string) =>
     `Invalid filter. "${value}" is not a valid value for filter metadata_key_type.`,
 }

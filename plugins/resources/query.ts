@@ -5,6 +5,7 @@ import type { EntityManager, Knex } from '@mikro-orm/postgresql'
 import { selectRows } from '../../api/orm.ts'
 import { applyOrder, selectPage } from '../../api/pagination.ts'
 import type { ParsedQuery } from '../../api/query.ts'
+import { folderParentColumn, itemsUnderParents, personalColumn } from '../folder-tree/index.ts'
 import { highestPermissionRows, OWNER, readableBy } from '../permissions/index.ts'
 
 export const RESOURCE_COLUMNS = [
@@ -44,6 +45,7 @@ export interface ResourceRow {
   created_by: string | null
   modified_by: string | null
   permission_type: number
+  folder_parent_id: string | null
   personal: boolean
   /** With `contain[permission]`: the caller's highest permission, prefixed `p_`. */
   p_id?: string
@@ -68,15 +70,9 @@ export interface ResourceFilters {
   sharedWithMe?: boolean
   sharedWithGroup?: string
   metadataKeyType?: string
+  /** Folder ids, `null` for the root: items under them in the caller's tree. */
+  parents?: (string | null)[]
 }
-
-/** Personal: nobody but its one user holds a permission on it. */
-const personalColumn = (knex: Knex) =>
-  knex
-    .select(knex.raw("count(*) = 1 and bool_and(permissions.aro = 'User')"))
-    .from('permissions')
-    .where('permissions.aco_foreign_key', knex.ref('resources.id'))
-    .as('personal')
 
 const listQuery = (
   knex: Knex,
@@ -95,7 +91,7 @@ const listQuery = (
     .whereNull('resource_types.deleted')
     .select(RESOURCE_COLUMNS.map((column) => `resources.${column}`))
     .select('access.permission_type')
-    .select(personalColumn(knex))
+    .select(folderParentColumn(knex, userId, 'resources.id'), personalColumn(knex, 'resources.id'))
   if (filters.ids) list.whereIn('resources.id', filters.ids)
   if (filters.favorite !== undefined) {
     const favorites = knex('favorites')
@@ -115,6 +111,8 @@ const listQuery = (
       }),
     )
   if (filters.metadataKeyType) list.where('resources.metadata_key_type', filters.metadataKeyType)
+  if (filters.parents)
+    list.whereIn('resources.id', itemsUnderParents(knex, userId, filters.parents))
   if (withPermission)
     list
       .join(
@@ -136,8 +134,8 @@ export const selectResourcesById = (em: EntityManager, ids: string[]) =>
       .whereIn('resources.id', ids)
       .where('resources.deleted', false)
       .select(RESOURCE_COLUMNS.map((column) => `resources.${column}`))
-      .select(knex.raw('null as permission_type'))
-      .select(personalColumn(knex))
+      .select(knex.raw('null as permission_type'), knex.raw('null as folder_parent_id'))
+      .select(personalColumn(knex, 'resources.id'))
       .orderBy('resources.name'),
   )
 

@@ -35,6 +35,7 @@ const filtersOf = (query: ParsedQuery): ResourceFilters => {
     sharedWithMe: filter['is-shared-with-me'] === true,
     sharedWithGroup: filter['is-shared-with-group'] as string | undefined,
     metadataKeyType: keyType,
+    parents: filter['has-parent'] as (string | null)[] | undefined,
   }
 }
 
@@ -66,7 +67,7 @@ export const routes = [
     action: 'ResourcesIndex.index',
     summary: 'The resources the caller can read',
     description:
-      'Every live resource the caller can read, directly or through a group, each with what `contain[...]` asks for (`permission` is the caller’s highest permission). Filters: `has-id[]`, `is-favorite`, `is-owned-by-me`, `is-shared-with-me`, `is-shared-with-group`, `metadata_key_type` (`user_key` or `shared_key`; anything else is a 400). Paginated with `page` and `limit`.',
+      'Every live resource the caller can read, directly or through a group, each with what `contain[...]` asks for (`permission` is the caller’s highest permission). Filters: `has-id[]`, `has-parent[]` (folder ids in the caller’s tree, `0` for its root), `is-favorite`, `is-owned-by-me`, `is-shared-with-me`, `is-shared-with-group`, `metadata_key_type` (`user_key` or `shared_key`; anything else is a 400). Paginated with `page` and `limit`.',
     auth: 'user',
     // The list joins what the caller may read: no other row is ever loaded.
     permission: 'none',
@@ -79,6 +80,7 @@ export const routes = [
         'is-shared-with-me': 'boolean',
         'is-shared-with-group': 'uuid',
         metadata_key_type: 'string',
+        'has-parent': 'parent',
       },
     },
     handler: async ({ em, user, query }) => {

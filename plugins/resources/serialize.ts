@@ -25,7 +25,7 @@ export const resourceJson = (row: ResourceRow) => {
   json.modified_by = row.modified_by
   json.resource_type_id = row.resource_type_id
   json.expired = formatTimestamp(row.expired)
-  json.folder_parent_id = null
+  json.folder_parent_id = row.folder_parent_id
   json.personal = row.personal
   if (row.p_id) {
     const permission: PermissionJson = {

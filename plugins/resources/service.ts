@@ -8,7 +8,8 @@ import { badRequest } from '../../api/errors.ts'
 import { messageRecipients, publicKeyIds, WILDCARD_KEY_ID } from '../../api/openpgp-packets.ts'
 import { executeStatement, selectRows } from '../../api/orm.ts'
 import { deleteFavoritesOf } from '../favorites/index.ts'
-import { OWNER, usersWithAccess } from '../permissions/index.ts'
+import { parentInTree, placeItem, removeEverywhere } from '../folder-tree/index.ts'
+import { effectivePermission, OWNER, UPDATE, usersWithAccess } from '../permissions/index.ts'
 import { DEFAULT_V4_TYPE_ID, liveResourceTypes, versionOfSlug } from '../resource-types/index.ts'
 import { checkSecretEntries, deleteSecretsOfResources, writeSecrets } from '../secrets/index.ts'
 import { readOrganizationSetting } from '../settings/index.ts'
@@ -167,8 +168,8 @@ export const createResource = async (
           ? { _required: 'A name is required.' }
           : { _empty: 'The name should not be empty.' },
     })
-  if (body.folder_parent_id)
-    throw invalid({ folder_parent_id: { folder_exists: messages.folderParentExists } })
+  const parentId = body.folder_parent_id ?? null
+  if (parentId) await assertCanCreateIn(em, userId, parentId)
   const typeId = body.resource_type_id ?? DEFAULT_V4_TYPE_ID
   await checkResourceType(em, typeId, v5, true)
   if (v5) fields.metadata_key_id = await checkEncryptedMetadata(em, userId, fields)
@@ -203,7 +204,18 @@ export const createResource = async (
     }),
   )
   await writeSecrets(em, id, secrets, userId)
+  await placeItem(em, { model: 'Resource', id }, userId, parentId)
   return id
+}
+
+/** Content goes into a folder its creator sees and may update (passbolt's rule). */
+export const assertCanCreateIn = async (em: EntityManager, userId: string, parentId: string) => {
+  const inTree = await parentInTree(em, userId, parentId)
+  if (!inTree || inTree.model !== 'Folder')
+    throw invalid({ folder_parent_id: { folder_exists: messages.folderParentExists } })
+  const level = await effectivePermission(em, userId, 'Folder', parentId)
+  if ((level ?? 0) < UPDATE)
+    throw invalid({ folder_parent_id: { has_folder_access: messages.parentReadOnly } })
 }
 
 export const updateResource = async (
@@ -307,4 +319,5 @@ export const softDeleteResources = async (em: EntityManager, ids: string[], user
   )
   await deleteSecretsOfResources(em, ids)
   await deleteFavoritesOf(em, ids)
+  await removeEverywhere(em, ids)
 }

@@ -37,8 +37,8 @@ export const routes = [
         secrets: z.array(z.unknown()).max(100_000).optional(),
       }),
       transaction: true,
-      handler: async ({ em, params, body, user }) => {
-        await shareResource(em, params.id, body, user!.id)
+      handler: async ({ em, params, body, user, app }) => {
+        await shareResource(em, app, params.id, body, user!.id)
         return null
       },
     }),

@@ -2,11 +2,15 @@
 // together or not at all, leaving exactly one secret per user who can read the resource; and
 // the same changes simulated, to tell the client whose secrets to encrypt.
 import type { EntityManager } from '@mikro-orm/postgresql'
+import type { AppContext } from '../../api/app.ts'
 import { badRequest } from '../../api/errors.ts'
 import { selectRows } from '../../api/orm.ts'
 import { ErrorTree } from '../../api/validation.ts'
-import { deleteFavoritesOf } from '../favorites/index.ts'
-import { applyPermissionChanges, type ChangeOutcome } from '../permissions/index.ts'
+import {
+  announceAccessChange,
+  applyPermissionChanges,
+  type ChangeOutcome,
+} from '../permissions/index.ts'
 import {
   checkSecretEntries,
   deleteSecretsExcept,
@@ -50,6 +54,7 @@ export const simulateShare = async (
 
 export const shareResource = async (
   em: EntityManager,
+  app: AppContext,
   resourceId: string,
   body: { permissions?: unknown; secrets?: unknown },
   actorId: string,
@@ -75,5 +80,10 @@ export const shareResource = async (
   await deleteSecretsExcept(em, resourceId, outcome.after)
   if ((await usersWithoutSecret(em, resourceId, outcome.after)).length > 0)
     throw invalid({ secrets: { secrets_provided: messages.secretsProvided } })
-  if (outcome.lost.length) await deleteFavoritesOf(em, [resourceId], outcome.lost)
+  await announceAccessChange(em, app, {
+    aco: 'Resource',
+    id: resourceId,
+    gained: outcome.gained,
+    lost: outcome.lost,
+  })
 }

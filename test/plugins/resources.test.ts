@@ -23,18 +23,28 @@ const setup = async (t: ExecutionContext) => {
   return { api, ada, bob, eve, sql: sqlOf(api) }
 }
 
+/** A permission written directly, with the grantees' trees updated as a share would. */
 const grant = async (
   api: Awaited<ReturnType<typeof startTestApi>>,
   resourceId: string,
   aro: 'User' | 'Group',
   aroId: string,
   type: number,
-) =>
-  sqlOf(api)(
+) => {
+  const sql = sqlOf(api)
+  await sql(
     `insert into permissions (id, aco, aco_foreign_key, aro, aro_foreign_key, type)
      values (gen_random_uuid(), 'Resource', $1, $2, $3, $4)`,
     [resourceId, aro, aroId, type],
   )
+  await sql(
+    `insert into folders_relations (id, foreign_model, foreign_id, user_id)
+     select gen_random_uuid(), 'Resource', $1, u.id from users u
+     where u.id = $2 or u.id in (select user_id from groups_users where group_id = $2)
+     on conflict do nothing`,
+    [resourceId, aroId],
+  )
+}
 
 test('creating a v4 password makes the caller its owner; the answer passes the extension’s ResourceEntity', async (t) => {
   const { api, ada } = await setup(t)

@@ -1,0 +1,35 @@
+// What lists of resources and folders read from the trees: the caller's parent of each item,
+// whether only one user has it (personal), and the items under given parents in the caller's
+// tree (`filter[has-parent]`, where `null` is the root).
+import type { Knex } from '@mikro-orm/postgresql'
+
+/** `folder_parent_id`: the item's parent in the user's tree. */
+export const folderParentColumn = (knex: Knex, userId: string, itemColumn: string) =>
+  knex('folders_relations')
+    .select('folders_relations.folder_parent_id')
+    .where('folders_relations.foreign_id', knex.ref(itemColumn))
+    .andWhere('folders_relations.user_id', userId)
+    .limit(1)
+    .as('folder_parent_id')
+
+/** `personal`: one user only has the item in their tree. */
+export const personalColumn = (knex: Knex, itemColumn: string) =>
+  knex('folders_relations')
+    .select(knex.raw('count(*) = 1'))
+    .where('folders_relations.foreign_id', knex.ref(itemColumn))
+    .as('personal')
+
+/** Ids of the items under these parents (`null`: the root) in the user's tree. */
+export const itemsUnderParents = (
+  knex: Knex,
+  userId: string,
+  parents: readonly (string | null)[],
+) =>
+  knex('folders_relations')
+    .select('folders_relations.foreign_id')
+    .where('folders_relations.user_id', userId)
+    .andWhere((where) => {
+      const folders = parents.filter((parent): parent is string => parent !== null)
+      if (folders.length) where.orWhereIn('folders_relations.folder_parent_id', folders)
+      if (parents.includes(null)) where.orWhereNull('folders_relations.folder_parent_id')
+    })

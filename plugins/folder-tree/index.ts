@@ -1,0 +1,38 @@
+// Folder tree: where each item sits in each user's own tree of folders. It follows access
+// (an item shared with a user enters their tree, an item they lose leaves it); the resources
+// and folders plugins place, move and remove items through it.
+import { definePlugin } from '../../api/plugin.ts'
+import { FolderRelationSchema } from './entities/FolderRelation.ts'
+import { addToTrees, removeFromTrees, removeFromTreesOfUser } from './tree.ts'
+
+export * from './columns.ts'
+export {
+  addToTrees,
+  canReadFolderSql,
+  type ItemModel,
+  moveInTrees,
+  parentInTree,
+  placeItem,
+  readersInTrees,
+  removeEverywhere,
+  removeFromTrees,
+  wouldCycle,
+} from './tree.ts'
+export { FolderRelationSchema }
+
+export default definePlugin({
+  name: 'folder-tree',
+  dependsOn: ['permissions'],
+  entities: [FolderRelationSchema],
+  accessChanged: async (em, change) => {
+    const item = { model: change.aco, id: change.id }
+    await removeFromTrees(em, item, change.lost)
+    await addToTrees(em, item, change.gained)
+  },
+  deletion: {
+    // A deleted user's tree goes with them.
+    cleanup: async (em, subject) => {
+      if (subject.kind === 'User') await removeFromTreesOfUser(em, subject.id)
+    },
+  },
+})
