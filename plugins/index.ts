@@ -4,6 +4,7 @@ import accountSettings from './account-settings/index.ts'
 import auth from './auth/index.ts'
 import favorites from './favorites/index.ts'
 import folderTree from './folder-tree/index.ts'
+import folders from './folders/index.ts'
 import healthcheck from './healthcheck/index.ts'
 import jwt from './jwt/index.ts'
 import locale from './locale/index.ts'
@@ -34,6 +35,7 @@ export const plugins: readonly Plugin[] = [
   folderTree,
   resources,
   share,
+  folders,
   healthcheck,
   auth,
   jwt,

@@ -1,0 +1,15 @@
+// Folders: shared folders to organise resources and folders, each user with their own view of
+// the tree; and moving items in it.
+import { definePlugin } from '../../api/plugin.ts'
+import { FolderSchema } from './entities/Folder.ts'
+import { routes } from './routes.ts'
+
+export { FolderSchema }
+
+export default definePlugin({
+  name: 'folders',
+  dependsOn: ['users', 'permissions', 'folder-tree', 'resources'],
+  entities: [FolderSchema],
+  routes,
+  settings: () => ({ user: { folders: { enabled: true, version: '2.0.0' } } }),
+})
