@@ -215,8 +215,7 @@ export const moveItem = async (
   if (!item || item.model !== model) throw new HttpError(404, messages.objectNotFound)
   if (parentId) {
     const parent = await parentInTree(em, userId, parentId)
-    if (parent?.model !== 'Folder')
-      throw invalidMove('folder_exists', messages.parentNotFound)
+    if (parent?.model !== 'Folder') throw invalidMove('folder_exists', messages.parentNotFound)
   }
   const oldParent = item.parent
   if (oldParent && (await readersInTrees(em, oldParent)) > 1) {
