@@ -4,19 +4,21 @@
 // - an owner shares one resource with a group of 1,000 members, sending 1,000 secrets.
 // Data is written with SQL; the 1,000 members have real keys and real encrypted secrets.
 // Usage: node bin/run.js bench/resources.ts [--resources 10000] [--members 1000] [--runs 20]
-import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import * as openpgp from 'openpgp'
 import pg from 'pg'
 import { bootApp, createLogger, shutdownApp } from '../api/app.ts'
 import { loadConfig } from '../api/config.ts'
 import { plugins } from '../plugins/index.ts'
-import { completeSetup, registerUser } from '../plugins/setup/index.ts'
 import { generateUserKey, gpgAuthLogin, TestClient } from '../test/helpers/client.ts'
+import {
+  percentile,
+  prepareBenchServer,
+  rssMiB,
+  setUpUser,
+  startApiProcess,
+  stopProcess,
+} from './api-process.ts'
 
 const { values } = parseArgs({
   options: {
@@ -32,34 +34,9 @@ const { values } = parseArgs({
 const RESOURCES = Number(values.resources)
 const MEMBERS = Number(values.members)
 const RUNS = Number(values.runs)
-const root = fileURLToPath(new URL('..', import.meta.url))
-const dataDir = mkdtempSync(join(tmpdir(), 'keyward-bench-resources-'))
-const port = 19000 + Math.floor(Math.random() * 1000)
-const base = `http://127.0.0.1:${port}`
-const databaseUrl = 'postgres://postgres@127.0.0.1:5432/keyward_bench_resources'
-const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' })
-await admin.connect()
-await admin.query('drop database if exists keyward_bench_resources with (force)')
-await admin.query('create database keyward_bench_resources')
-await admin.end()
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  DATABASE_URL: databaseUrl,
-  KEYWARD_DATA_DIR: dataDir,
-  KEYWARD_PORT: String(port),
-  KEYWARD_APP_URL: `${base}/`,
-  KEYWARD_LOG_LEVEL: 'warn',
-  KEYWARD_AUTH_RATE_LIMIT: '100000',
-}
-const db = new pg.Client({ connectionString: databaseUrl })
-
-const percentile = (list: number[], p: number) => {
-  const sorted = [...list].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]
-}
-
-const rssMiB = (pid: number) =>
-  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024
+const bench = await prepareBenchServer('bench_resources')
+const { base, env } = bench
+const db = new pg.Client({ connectionString: bench.databaseUrl })
 
 console.log('seeding…')
 const app = await bootApp({
@@ -67,19 +44,8 @@ const app = await bootApp({
   plugins,
   logger: createLogger({ logLevel: 'warn' }),
 })
-const makeUser = async (name: string) => {
-  const { user, url } = await registerUser(app.orm.em.fork(), app, {
-    username: `${name}@keyward.test`,
-    firstName: name,
-    lastName: 'Bench',
-    role: 'user',
-  })
-  const key = await generateUserKey(`${name}@keyward.test`)
-  await completeSetup(app.orm.em.fork(), user.id, url.split('/').at(-1)!, key.armoredPublicKey)
-  return { id: user.id, key }
-}
-const reader = await makeUser('reader')
-const owner = await makeUser('owner')
+const reader = await setUpUser(app, 'reader')
+const owner = await setUpUser(app, 'owner')
 await shutdownApp(app)
 await db.connect()
 
@@ -128,22 +94,7 @@ const [{ readable }] = (
   )
 ).rows
 
-const server = await new Promise<ChildProcess>((resolve, reject) => {
-  const profile = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] : []
-  const child = spawn(process.execPath, [...profile, join(root, 'bin/api.js'), 'start'], {
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  let out = ''
-  child.stdout!.on('data', (chunk) => {
-    out += chunk
-    if (out.includes('listening on')) {
-      child.stdout!.resume()
-      resolve(child)
-    }
-  })
-  child.once('exit', (code) => reject(new Error(`api start exited with ${code}: ${out}`)))
-})
+const server = await startApiProcess(env, { profileDir: values.profile })
 
 try {
   const client = new TestClient(base)
@@ -176,10 +127,9 @@ try {
 
   if (!values['list-only']) await shareBenchmark()
 } finally {
-  server.kill('SIGTERM')
-  await new Promise((resolve) => server.once('exit', resolve))
+  await stopProcess(server)
   await db.end()
-  rmSync(dataDir, { recursive: true, force: true })
+  bench.cleanup()
 }
 
 /** Shares one resource with a group of MEMBERS users with real keys. */

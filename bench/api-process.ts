@@ -1,0 +1,106 @@
+// What the API benchmarks share: a fresh database, the environment of a real `api start`
+// process on a random loopback port, starting and stopping that process, users set up with real
+// keys, and the figures read from /proc.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import pg from 'pg'
+import type { AppContext } from '../api/app.ts'
+import { completeSetup, registerUser } from '../plugins/setup/index.ts'
+import { generateUserKey } from '../test/helpers/client.ts'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+
+export interface BenchServer {
+  base: string
+  databaseUrl: string
+  env: NodeJS.ProcessEnv
+  /** Removes the data folder; call when done. */
+  cleanup(): void
+}
+
+/** Drops and creates `keyward_<name>` and prepares the environment of a server using it. */
+export const prepareBenchServer = async (name: string): Promise<BenchServer> => {
+  const database = `keyward_${name}`
+  const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' })
+  await admin.connect()
+  await admin.query(`drop database if exists ${database} with (force)`)
+  await admin.query(`create database ${database}`)
+  await admin.end()
+  const dataDir = mkdtempSync(join(tmpdir(), `keyward-${name}-`))
+  const port = 19000 + Math.floor(Math.random() * 1000)
+  const base = `http://127.0.0.1:${port}`
+  const databaseUrl = `postgres://postgres@127.0.0.1:5432/${database}`
+  return {
+    base,
+    databaseUrl,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      KEYWARD_DATA_DIR: dataDir,
+      KEYWARD_PORT: String(port),
+      KEYWARD_APP_URL: `${base}/`,
+      KEYWARD_LOG_LEVEL: 'warn',
+      KEYWARD_AUTH_RATE_LIMIT: '100000',
+    },
+    cleanup: () => rmSync(dataDir, { recursive: true, force: true }),
+  }
+}
+
+/** Starts `api start` (or other node arguments) and resolves once it listens. */
+export const startApiProcess = (
+  env: NodeJS.ProcessEnv,
+  options: { profileDir?: string; args?: string[] } = {},
+) =>
+  new Promise<ChildProcess>((resolve, reject) => {
+    const profile = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : []
+    const args = options.args ?? [join(root, 'bin/api.js'), 'start']
+    const child = spawn(process.execPath, [...profile, ...args], {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    let out = ''
+    child.stdout!.on('data', (chunk) => {
+      out += chunk
+      if (out.includes('listening on')) {
+        child.stdout!.resume()
+        resolve(child)
+      }
+    })
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${out}`)))
+  })
+
+export const stopProcess = async (child: ChildProcess) => {
+  if (child.exitCode !== null) return
+  child.kill('SIGTERM')
+  await new Promise((resolve) => child.once('exit', resolve))
+}
+
+/** Registers a user and completes their setup with a fresh key, as the setup flow does. */
+export const setUpUser = async (app: AppContext, name: string, role: 'user' | 'admin' = 'user') => {
+  const { user, url } = await registerUser(app.orm.em.fork(), app, {
+    username: `${name}@keyward.test`,
+    firstName: name,
+    lastName: 'Bench',
+    role,
+  })
+  const key = await generateUserKey(`${name}@keyward.test`)
+  await completeSetup(app.orm.em.fork(), user.id, url.split('/').at(-1)!, key.armoredPublicKey)
+  return { id: user.id, key }
+}
+
+export const percentile = (list: number[], p: number) => {
+  const sorted = [...list].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]
+}
+
+export const rssMiB = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024
+
+/** User plus system CPU time of a process so far, in milliseconds. */
+export const cpuMs = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+}
