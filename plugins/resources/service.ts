@@ -211,7 +211,7 @@ export const createResource = async (
 /** Content goes into a folder its creator sees and may update (passbolt's rule). */
 export const assertCanCreateIn = async (em: EntityManager, userId: string, parentId: string) => {
   const inTree = await parentInTree(em, userId, parentId)
-  if (!inTree || inTree.model !== 'Folder')
+  if (inTree?.model !== 'Folder')
     throw invalid({ folder_parent_id: { folder_exists: messages.folderParentExists } })
   const level = await effectivePermission(em, userId, 'Folder', parentId)
   if ((level ?? 0) < UPDATE)
