@@ -13,4 +13,7 @@ export default definePlugin({
   dependsOn: ['users'],
   entities: [SecretSchema],
   routes,
+  // Revealing a secret in the workspace is the client's own feature: it decrypts what
+  // GET /secrets/resource/{id}.json gives the user. Without the flag it offers copying only.
+  settings: () => ({ user: { previewPassword: { enabled: true } } }),
 })
