@@ -4,23 +4,17 @@ import { availableParallelism } from 'node:os'
 import type { Worker } from 'node:worker_threads'
 import type { PageModel, SiteModel } from '../templates/model.ts'
 import type { DocSource } from './content.ts'
-import type { DocRenderResult } from './render-doc.ts'
+import type { RendererInit, RenderOutcome } from './doc-renderer.ts'
 import { startTsWorker } from './ts-worker.ts'
 
 export type WorkerRequest =
-  | {
-      type: 'init'
-      docsDir: string
-      baseUrl: string
-      routes: [string, string][]
-      staticFiles: string[]
-    }
+  | ({ type: 'init' } & RendererInit)
   | { type: 'markdown'; docs: DocSource[] }
   | { type: 'pages'; site: SiteModel; pages: PageModel[]; outDir: string }
 
 export type WorkerResponse =
   | { type: 'ready' }
-  | { type: 'markdown'; results: DocRenderResult[]; copies: [string, string][] }
+  | { type: 'markdown'; outcomes: RenderOutcome[] }
   | { type: 'written' }
   | { type: 'failed'; message: string }
 
@@ -37,16 +31,13 @@ const chunk = <T>(items: T[], parts: number): T[][] => {
 export class RenderPool {
   private constructor(private readonly workers: Worker[]) {}
 
-  static async start(
-    size: number,
-    init: Extract<WorkerRequest, { type: 'init' }>,
-  ): Promise<RenderPool> {
+  static async start(size: number, init: RendererInit): Promise<RenderPool> {
     const pool = new RenderPool(
       Array.from({ length: size }, () =>
         startTsWorker(new URL('./render-worker.ts', import.meta.url)),
       ),
     )
-    await pool.all(() => init)
+    await pool.all(() => ({ type: 'init', ...init }))
     return pool
   }
 
@@ -67,20 +58,11 @@ export class RenderPool {
     return Promise.all(this.workers.map((worker, i) => this.ask(worker, request(i))))
   }
 
-  /** Renders every doc's Markdown; results keep the order of `docs`. */
-  async renderMarkdown(
-    docs: DocSource[],
-  ): Promise<{ results: DocRenderResult[]; copies: [string, string][] }> {
+  /** Renders every doc's Markdown; outcomes keep the order of `docs`. */
+  async renderMarkdown(docs: DocSource[]): Promise<RenderOutcome[]> {
     const shares = chunk(docs, this.workers.length)
     const responses = await this.all((i) => ({ type: 'markdown', docs: shares[i] }))
-    const results: DocRenderResult[] = []
-    const copies: [string, string][] = []
-    for (const response of responses) {
-      if (response.type !== 'markdown') continue
-      results.push(...response.results)
-      copies.push(...response.copies)
-    }
-    return { results, copies }
+    return responses.flatMap((response) => (response.type === 'markdown' ? response.outcomes : []))
   }
 
   async writePages(site: SiteModel, pages: PageModel[], outDir: string): Promise<void> {

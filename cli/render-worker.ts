@@ -2,34 +2,19 @@
 // writes a share of the pages, so a big site uses every core.
 import { parentPort } from 'node:worker_threads'
 import { renderPage } from '../templates/render.tsx'
-import { AssetCollector, resolveLink } from './links.ts'
-import { createProcessor, type MarkdownProcessor } from './markdown.ts'
+import { createDocRenderer, type DocRenderer } from './doc-renderer.ts'
 import { writePage } from './output.ts'
-import { renderDoc } from './render-doc.ts'
 import type { WorkerRequest, WorkerResponse } from './render-pool.ts'
 
-let processor: MarkdownProcessor
-let assets: AssetCollector
+let renderer: DocRenderer
 
 const handle = (request: WorkerRequest): WorkerResponse => {
   switch (request.type) {
-    case 'init': {
-      const { docsDir, baseUrl, routes, staticFiles } = request
-      const ctx = { docsDir, baseUrl, routeOfFile: new Map(routes) }
-      const staticSet = new Set(staticFiles)
-      assets = new AssetCollector(baseUrl, (path) => staticSet.has(path))
-      processor = createProcessor({
-        resolveLink: (href, from) => resolveLink(ctx, href, from),
-        resolveImage: assets.resolveImage,
-      })
+    case 'init':
+      renderer = createDocRenderer(request)
       return { type: 'ready' }
-    }
     case 'markdown':
-      return {
-        type: 'markdown',
-        results: request.docs.map((doc) => renderDoc(processor, doc)),
-        copies: [...assets.copies],
-      }
+      return { type: 'markdown', outcomes: request.docs.map((doc) => renderer.render(doc)) }
     case 'pages':
       for (const page of request.pages)
         writePage(request.outDir, page, renderPage(request.site, page))

@@ -68,10 +68,19 @@ export const SEARCH_OPTIONS: SearchOptions = {
   combineWith: 'AND',
 }
 
-/** All query words first; if nothing has them all, any of them. */
-export const runSearch = (index: MiniSearch<SearchDocument>, q: string) => {
-  const strict = index.search(q, SEARCH_OPTIONS)
-  return strict.length ? strict : index.search(q, { ...SEARCH_OPTIONS, combineWith: 'OR' })
+/**
+ * All query words first; if nothing has them all, any of them. Equal scores go by document id,
+ * so the order does not depend on how the index was loaded (whole, or chunk by chunk).
+ */
+export const runSearch = (
+  index: MiniSearch<SearchDocument>,
+  q: string,
+  filter?: SearchOptions['filter'],
+) => {
+  const options = { ...SEARCH_OPTIONS, filter }
+  const strict = index.search(q, options)
+  const results = strict.length ? strict : index.search(q, { ...options, combineWith: 'OR' })
+  return results.sort((a, b) => b.score - a.score || a.id - b.id)
 }
 
 export const MAX_SUGGESTIONS = 8

@@ -1,0 +1,142 @@
+// The persistent build cache: each doc's Markdown rendering, keyed by a hash of its source (front
+// matter and body), its route and the pipeline (the code of the Markdown steps, the locked
+// dependency versions, the base URL), and kept only while the lookups it made (linked docs'
+// routes, static files, images) still answer the same; plus the last search index and its
+// input's hash. Stored as one V8-serialised file.
+import { createHash } from 'node:crypto'
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { deserialize, serialize } from 'node:v8'
+import { threadId } from 'node:worker_threads'
+import type { DocSource } from './content.ts'
+import type { RenderOutcome } from './doc-renderer.ts'
+
+/** Bump when the cache's own layout changes. */
+const FORMAT = 1
+const CLI_DIR = fileURLToPath(new URL('./', import.meta.url))
+const PACKAGE_ROOT = fileURLToPath(new URL('../', import.meta.url))
+
+/** Files whose code decides a doc's rendering. */
+const pipelineFiles = (): string[] => [
+  ...[
+    'markdown.ts',
+    'render-doc.ts',
+    'doc-renderer.ts',
+    'links.ts',
+    'pages.ts',
+    'build-cache.ts',
+  ].map((name) => join(CLI_DIR, name)),
+  ...readdirSync(join(CLI_DIR, 'markdown'))
+    .sort()
+    .map((name) => join(CLI_DIR, 'markdown', name)),
+  join(PACKAGE_ROOT, 'package-lock.json'),
+]
+
+const sha256 = (...parts: (string | Buffer)[]) => {
+  const hash = createHash('sha256')
+  for (const part of parts) hash.update(part).update('\0')
+  return hash.digest('hex')
+}
+
+/** The pipeline's identity: its code, its dependencies and the options a rendering depends on. */
+export const pipelineKey = (options: { baseUrl: string; docsDir: string }): string =>
+  sha256(
+    String(FORMAT),
+    options.baseUrl,
+    options.docsDir,
+    ...pipelineFiles().map((file) => (existsSync(file) ? readFileSync(file) : '')),
+  )
+
+const sourceKey = (source: DocSource) =>
+  sha256(source.relPath, source.route, source.id, JSON.stringify(source.frontMatter), source.body)
+
+interface CachedDoc {
+  key: string
+  outcome: RenderOutcome
+}
+
+interface CacheData {
+  format: number
+  pipeline: string
+  docs: Record<string, CachedDoc>
+  search?: { key: string; files: [string, string][] }
+}
+
+export class BuildCache {
+  private data: CacheData
+  private changed = false
+  private readonly used = new Set<string>()
+
+  private constructor(
+    private readonly file: string,
+    pipeline: string,
+  ) {
+    let data: CacheData | undefined
+    try {
+      if (existsSync(file)) data = deserialize(readFileSync(file)) as CacheData
+    } catch {
+      data = undefined // an unreadable cache is a cold build
+    }
+    this.data =
+      data?.format === FORMAT && data.pipeline === pipeline
+        ? data
+        : { format: FORMAT, pipeline, docs: {} }
+  }
+
+  /** Opens the cache file in `dir` for this pipeline; a stale cache starts empty. */
+  static open(dir: string, pipeline: string): BuildCache {
+    return new BuildCache(join(dir, 'build-cache.bin'), pipeline)
+  }
+
+  /** The cached rendering of `source`, if it still holds (`holds` checks its lookups). */
+  lookup(source: DocSource, holds: (outcome: RenderOutcome) => boolean): RenderOutcome | undefined {
+    this.used.add(source.relPath)
+    const cached = this.data.docs[source.relPath]
+    if (!cached || cached.key !== sourceKey(source) || !holds(cached.outcome)) return undefined
+    return cached.outcome
+  }
+
+  store(source: DocSource, outcome: RenderOutcome): void {
+    this.used.add(source.relPath)
+    this.data.docs[source.relPath] = { key: sourceKey(source), outcome }
+    this.changed = true
+  }
+
+  /** The search files last built from input `key`, if any. */
+  search(key: string): Map<string, string> | undefined {
+    const search = this.data.search
+    return search?.key === key ? new Map(search.files) : undefined
+  }
+
+  storeSearch(key: string, files: Map<string, string>): void {
+    this.data.search = { key, files: [...files] }
+    this.changed = true
+  }
+
+  /** Writes the cache when anything changed, dropping docs this build did not see. */
+  save(): void {
+    for (const relPath of Object.keys(this.data.docs))
+      if (!this.used.has(relPath)) {
+        delete this.data.docs[relPath]
+        this.changed = true
+      }
+    if (!this.changed) return
+    mkdirSync(dirname(this.file), { recursive: true })
+    // Written aside and renamed, so a build stopped half-way never leaves half a cache.
+    const temporary = `${this.file}.${process.pid}.${threadId}.tmp`
+    writeFileSync(temporary, serialize(this.data))
+    renameSync(temporary, this.file)
+    this.changed = false
+  }
+}
+
+/** A key for any JSON-able input. */
+export const hashInput = (value: unknown): string => sha256(JSON.stringify(value))

@@ -1,0 +1,76 @@
+// Main-thread side of the search worker (cli/search-indexer.ts): requests run one after
+// another; the build awaits its index, the dev server lets updates run in the background.
+import type { Worker } from 'node:worker_threads'
+import type { SearchablePage, SearchManifest, SearchSettings } from './search-index.ts'
+import { startTsWorker } from './ts-worker.ts'
+
+export type SearchRequest =
+  | { type: 'init'; settings: SearchSettings; outBase: string }
+  | { type: 'set'; pages: SearchablePage[] }
+  | { type: 'update'; pages: SearchablePage[]; removed: string[] }
+
+export type SearchResponse =
+  | { type: 'done'; files?: [string, string][]; manifest?: SearchManifest }
+  | { type: 'failed'; message: string }
+
+export class SearchJob {
+  private readonly worker: Worker
+  private queue: Promise<unknown> = Promise.resolve()
+  private pending = 0
+
+  /**
+   * Starts the worker at once, so it loads while the build renders Markdown. An idle worker
+   * does not keep the process alive.
+   */
+  constructor() {
+    this.worker = startTsWorker(new URL('./search-indexer.ts', import.meta.url))
+    this.worker.unref()
+  }
+
+  private ask(request: SearchRequest): Promise<Extract<SearchResponse, { type: 'done' }>> {
+    if (this.pending++ === 0) this.worker.ref()
+    const next = this.queue.then(
+      () =>
+        new Promise<Extract<SearchResponse, { type: 'done' }>>((resolve, reject) => {
+          const onError = (error: Error) => reject(error)
+          this.worker.once('error', onError)
+          this.worker.once('message', (response: SearchResponse) => {
+            this.worker.off('error', onError)
+            if (response.type === 'failed') reject(new Error(response.message))
+            else resolve(response)
+          })
+          this.worker.postMessage(request)
+        }),
+    )
+    this.queue = next
+      .catch(() => undefined)
+      .finally(() => {
+        if (--this.pending === 0) this.worker.unref()
+      })
+    return next
+  }
+
+  init(settings: SearchSettings, outBase: string) {
+    return this.ask({ type: 'init', settings, outBase })
+  }
+
+  /** Indexes every page anew and writes the files; resolves with them (for the build cache). */
+  async set(pages: SearchablePage[]): Promise<Map<string, string>> {
+    const { files } = await this.ask({ type: 'set', pages })
+    return new Map(files)
+  }
+
+  /** Replaces the given pages' entries and rewrites the files that changed. */
+  update(pages: SearchablePage[], removed: string[]) {
+    return this.ask({ type: 'update', pages, removed })
+  }
+
+  /** Resolves once the requests sent so far are done. */
+  idle(): Promise<void> {
+    return this.queue.then(() => undefined)
+  }
+
+  async close(): Promise<void> {
+    await this.worker.terminate()
+  }
+}
