@@ -8,6 +8,8 @@ import { build, transform } from 'esbuild'
 import type { SidebarItem, SiteAssets } from '../templates/model.ts'
 
 export const TEMPLATES_DIR = fileURLToPath(new URL('../templates/', import.meta.url))
+/** The toolchain's own folder (where its node_modules are). */
+export const PACKAGE_ROOT = fileURLToPath(new URL('../', import.meta.url))
 
 /** The 8-hex content hash in asset file names. */
 export const hashOf = (content: string | Uint8Array) =>
@@ -53,9 +55,15 @@ export const bundleClient = async (outBase: string, dev: boolean) => {
     write: false,
     metafile: true,
     logLevel: 'silent',
+    // Aliases and packages resolve from the toolchain's folder wherever the site lives.
+    absWorkingDir: PACKAGE_ROOT,
   })
-  mkdirSync(join(outBase, 'assets', 'js'), { recursive: true })
-  for (const file of result.outputFiles) writeFileSync(file.path, file.contents)
+  const files = new Map<string, Uint8Array>(
+    result.outputFiles.map((file) => [
+      relative(outBase, file.path).split(sep).join('/'),
+      file.contents,
+    ]),
+  )
   const entryOutput = (name: string) =>
     Object.entries(result.metafile.outputs).find(([, output]) =>
       output.entryPoint?.endsWith(name),
@@ -75,6 +83,7 @@ export const bundleClient = async (outBase: string, dev: boolean) => {
   }
   visit(entryOutput('client/main.ts')!)
   return {
+    files,
     initial: [...initial].map(outputUrl),
     modules: Object.keys(result.metafile.inputs),
     js: url('client/main.ts')!,
@@ -84,45 +93,49 @@ export const bundleClient = async (outBase: string, dev: boolean) => {
   }
 }
 
-/** Writes hashed CSS and JS below `outBase` (the folder served at the base URL). */
-export const writeAssets = async (
-  outBase: string,
-  baseUrl: string,
-  dev: boolean,
-): Promise<Omit<SiteAssets, 'sidebars'>> => {
+/** The client's files below the base URL (hashed CSS and JS), and their addresses. */
+export interface ClientAssets {
+  assets: Omit<SiteAssets, 'sidebars'>
+  files: Map<string, string | Uint8Array>
+}
+
+/** Builds the stylesheet and the script bundles; nothing is written. */
+export const buildAssets = async (baseUrl: string, dev: boolean): Promise<ClientAssets> => {
   const { code: css } = await transform(readFileSync(join(TEMPLATES_DIR, 'styles.css'), 'utf8'), {
     loader: 'css',
     minify: true,
   })
   const cssFile = `assets/css/styles.${hashOf(css)}.css`
-  mkdirSync(join(outBase, 'assets', 'css'), { recursive: true })
-  writeFileSync(join(outBase, cssFile), css)
-  const js = await bundleClient(outBase, dev)
+  // esbuild wants an output folder; paths are taken relative to it and nothing lands there.
+  const js = await bundleClient(join(PACKAGE_ROOT, '.docs-client'), dev)
+  const files = new Map<string, string | Uint8Array>([[cssFile, css], ...js.files])
   return {
-    css: `${baseUrl}${cssFile}`,
-    js: `${baseUrl}${js.js}`,
-    searchWorker: `${baseUrl}${js.searchWorker}`,
-    searchPage: `${baseUrl}${js.searchPage}`,
-    preload: js.initial.filter((path) => path !== js.js).map((path) => `${baseUrl}${path}`),
-    devReload: js.devReload && `${baseUrl}${js.devReload}`,
+    files,
+    assets: {
+      css: `${baseUrl}${cssFile}`,
+      js: `${baseUrl}${js.js}`,
+      searchWorker: `${baseUrl}${js.searchWorker}`,
+      searchPage: `${baseUrl}${js.searchPage}`,
+      preload: js.initial.filter((path) => path !== js.js).map((path) => `${baseUrl}${path}`),
+      devReload: js.devReload && `${baseUrl}${js.devReload}`,
+    },
   }
 }
 
-/** Writes each sidebar as `assets/data/sidebar-<id>.<hash>.json`; returns their addresses. */
-export const writeSidebarData = (
-  outBase: string,
+/** Each sidebar as `assets/data/sidebar-<id>.<hash>.json`: files below the base URL and addresses. */
+export const sidebarData = (
   baseUrl: string,
   sidebars: Record<string, SidebarItem[]>,
-): Record<string, string> => {
-  mkdirSync(join(outBase, 'assets', 'data'), { recursive: true })
-  return Object.fromEntries(
-    Object.entries(sidebars).map(([id, items]) => {
-      const json = JSON.stringify(items)
-      const file = `assets/data/sidebar-${id}.${hashOf(json)}.json`
-      writeFileSync(join(outBase, file), json)
-      return [id, `${baseUrl}${file}`]
-    }),
-  )
+): { files: Map<string, string>; urls: Record<string, string> } => {
+  const files = new Map<string, string>()
+  const urls: Record<string, string> = {}
+  for (const [id, items] of Object.entries(sidebars)) {
+    const json = JSON.stringify(items)
+    const file = `assets/data/sidebar-${id}.${hashOf(json)}.json`
+    files.set(file, json)
+    urls[id] = `${baseUrl}${file}`
+  }
+  return { files, urls }
 }
 
 /** Lists content/static/ as URL paths below the base URL. */

@@ -18,6 +18,7 @@ import { deserialize, serialize } from 'node:v8'
 import { threadId } from 'node:worker_threads'
 import type { DocSource } from './content.ts'
 import type { RenderOutcome } from './doc-renderer.ts'
+import type { OutputRecord } from './output-writer.ts'
 
 /** Bump when the cache's own layout changes. */
 const FORMAT = 1
@@ -67,7 +68,10 @@ interface CacheData {
   format: number
   pipeline: string
   docs: Record<string, CachedDoc>
-  search?: { key: string; files: [string, string][] }
+  /** Other results by name (the client bundle, the search index), each with its input's key. */
+  entries: Record<string, { key: string; value: unknown }>
+  /** What the last build wrote, and where. */
+  output?: OutputRecord
 }
 
 export class BuildCache {
@@ -88,7 +92,7 @@ export class BuildCache {
     this.data =
       data?.format === FORMAT && data.pipeline === pipeline
         ? data
-        : { format: FORMAT, pipeline, docs: {} }
+        : { format: FORMAT, pipeline, docs: {}, entries: {} }
   }
 
   /** Opens the cache file in `dir` for this pipeline; a stale cache starts empty. */
@@ -110,14 +114,23 @@ export class BuildCache {
     this.changed = true
   }
 
-  /** The search files last built from input `key`, if any. */
-  search(key: string): Map<string, string> | undefined {
-    const search = this.data.search
-    return search?.key === key ? new Map(search.files) : undefined
+  /** The result `name` last computed from input `key`, if any. */
+  entry<T>(name: string, key: string): T | undefined {
+    const entry = this.data.entries[name]
+    return entry?.key === key ? (entry.value as T) : undefined
   }
 
-  storeSearch(key: string, files: Map<string, string>): void {
-    this.data.search = { key, files: [...files] }
+  storeEntry(name: string, key: string, value: unknown): void {
+    this.data.entries[name] = { key, value }
+    this.changed = true
+  }
+
+  get output(): OutputRecord | undefined {
+    return this.data.output
+  }
+
+  set output(record: OutputRecord) {
+    this.data.output = record
     this.changed = true
   }
 
@@ -140,3 +153,21 @@ export class BuildCache {
 
 /** A key for any JSON-able input. */
 export const hashInput = (value: unknown): string => sha256(JSON.stringify(value))
+
+const filesBelow = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort()
+
+/** The templates' identity: every file below templates/, the page writer and the lockfile. */
+export const templatesKey = (): string =>
+  sha256(
+    String(FORMAT),
+    ...[
+      ...filesBelow(join(PACKAGE_ROOT, 'templates')),
+      join(CLI_DIR, 'output.ts'),
+      join(CLI_DIR, 'assets.ts'),
+      join(PACKAGE_ROOT, 'package-lock.json'),
+    ].map((file) => (existsSync(file) ? readFileSync(file) : '')),
+  )

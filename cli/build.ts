@@ -2,18 +2,19 @@
 // render workers), resolves sidebars, checks links and writes the static tree while the search
 // worker indexes. `SiteBuilder` keeps its state so the dev server can rebuild only the pages an
 // edit touches.
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
-import type { SiteAssets, SiteModel } from '../templates/model.ts'
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import type { PageModel, SiteAssets, SiteModel } from '../templates/model.ts'
 import { renderPage } from '../templates/render.tsx'
 import {
+  buildAssets,
+  type ClientAssets,
   copyFileTo,
-  copyStaticFiles,
+  hashOf,
   listStaticFiles,
-  writeAssets,
-  writeSidebarData,
+  sidebarData,
 } from './assets.ts'
-import { BuildCache, hashInput, pipelineKey } from './build-cache.ts'
+import { BuildCache, hashInput, pipelineKey, templatesKey } from './build-cache.ts'
 import { type ResolvedConfig, resolveConfig } from './config.ts'
 import { loadDocs, readDoc } from './content.ts'
 import type { RendererInit } from './doc-renderer.ts'
@@ -21,11 +22,13 @@ import { createDocRenderer } from './doc-renderer.ts'
 import { BuildFailedError, type Diagnostic, Diagnostics } from './errors.ts'
 import { readLastUpdated } from './git.ts'
 import type { LinkTarget } from './links.ts'
-import { routeDir, writePage } from './output.ts'
+import { PAGE_DATA_FILE, routeDir, writePage } from './output.ts'
+import { OutputWriter } from './output-writer.ts'
 import type { RenderedDoc } from './pages.ts'
 import type { DocRenderResult } from './render-doc.ts'
 import { renderDocs } from './render-docs.ts'
-import { type SearchFiles, writeSearchFiles } from './search-index.ts'
+import { POOL_THRESHOLD } from './render-pool.ts'
+import { SEARCH_DIR, type SearchFiles } from './search-index.ts'
 import { SearchJob } from './search-job.ts'
 import { type DocState, SiteDocs, sidebarFields } from './site-docs.ts'
 import { generateSitemap } from './sitemap.ts'
@@ -60,6 +63,11 @@ export interface BuildResult {
   cached: number
   /** When each step ran (for profiles). */
   stages: StageTiming[]
+}
+
+const copyTo = (file: string, content: string) => {
+  mkdirSync(dirname(file), { recursive: true })
+  writeFileSync(file, content)
 }
 
 /** Where a build keeps its cache unless told otherwise. */
@@ -110,6 +118,7 @@ export class SiteBuilder {
     const cache = cacheDir
       ? BuildCache.open(cacheDir, pipelineKey({ baseUrl: siteConfig.baseUrl, docsDir }))
       : undefined
+    const assets = this.clientAssets(cache)
 
     stages.start('markdown')
     const rendered = await renderDocs(sources, this.init, {
@@ -134,33 +143,39 @@ export class SiteBuilder {
       if (!this.options.dev) this.diagnostics.throwIfErrors()
 
       stages.start('assets')
-      rmSync(this.options.outDir, { recursive: true, force: true })
-      mkdirSync(this.outBase, { recursive: true })
-      const searched = this.writeSearch(cache)
-      copyStaticFiles(this.config.staticDir, this.outBase)
-      this.siteAssets = {
-        ...(await writeAssets(this.outBase, siteConfig.baseUrl, this.options.dev ?? false)),
-        sidebars: {},
-      }
-      this.writeSidebarData()
+      // The dev server's output changes behind the writer's back: it always starts afresh.
+      const writer = new OutputWriter(
+        this.options.outDir,
+        this.options.dev ? undefined : cache?.output,
+      )
+      const searched = this.writeSearch(cache, writer)
+      this.writeStatic(writer)
+      const client = await assets
+      for (const [path, content] of client.files)
+        writer.write(this.below(path), hashOf(content), () => content)
+      this.siteAssets = { ...client.assets, sidebars: {} }
+      this.writeSidebarData(writer)
 
       stages.start('pages')
-      const states = this.site.states
-      if (pool)
-        await pool.writePages(
-          this.model,
-          states.map((state) => this.site.pageModel(state)),
-          this.options.outDir,
-        )
-      else this.writeDocs(states)
-      const routes = states.map((state) => state.source.route)
-      routes.push(...this.writeSpecialPages())
+      const siteKey = hashInput([templatesKey(), this.model])
+      const pages = this.site.states.map((state) => this.site.pageModel(state))
+      const stale = pages.filter((page) => !this.pageUnchanged(writer, siteKey, page))
+      if (pool && stale.length >= POOL_THRESHOLD) {
+        await pool.writePages(this.model, stale, this.options.outDir)
+        for (const page of stale) this.recordPage(writer, siteKey, page)
+      } else for (const page of stale) this.writePage(writer, siteKey, page)
+      const routes = pages.map((page) => page.route)
+      routes.push(...this.writeSpecialPages(writer, siteKey))
 
       stages.start('search index')
       await searched
-      cache?.save()
+      const result = this.result(routes, writer)
+      if (cache) {
+        cache.output = writer.finish()
+        cache.save()
+      } else writer.finish()
       stages.end()
-      return { ...this.result(routes, true), cached: rendered.cached, stages: stages.list }
+      return { ...result, cached: rendered.cached, stages: stages.list }
     } finally {
       await pool?.close()
     }
@@ -203,7 +218,7 @@ export class SiteBuilder {
     for (const state of sidebarsChanged ? this.site.states : changed)
       this.pendingSearch.add(state.source.file)
     this.scheduleSearch()
-    return { ...this.result(routes, false), cached: 0, stages: [] }
+    return { ...this.result(routes), cached: 0, stages: [] }
   }
 
   /** Resolves once the search index has caught up with the edits so far. */
@@ -221,13 +236,16 @@ export class SiteBuilder {
     this.search = undefined
   }
 
-  private result(routes: string[], full: boolean) {
-    if (full) this.copied.clear()
+  /** Copies the images the docs use (all of them through `writer` in a full build). */
+  private result(routes: string[], writer?: OutputWriter) {
+    if (writer) this.copied.clear()
     for (const [source, out] of this.copies) {
       if (this.copied.has(out)) continue
-      copyFileTo(source, join(this.outBase, out))
+      if (writer) writer.write(this.below(out), out, () => readFileSync(source))
+      else copyFileTo(source, join(this.outBase, out))
       this.copied.add(out)
     }
+    const full = writer !== undefined
     return { routes, errors: this.diagnostics.errors, warnings: this.diagnostics.warnings, full }
   }
 
@@ -249,19 +267,75 @@ export class SiteBuilder {
     )
   }
 
+  /** A path below the output folder for `path` below the base URL. */
+  private below(path: string): string {
+    return `${this.config.site.baseUrl.slice(1)}${path}`
+  }
+
   /** The sidebars as JSON for client navigation; pages name them, so this precedes page writes. */
-  private writeSidebarData(): void {
-    this.siteAssets.sidebars = writeSidebarData(
-      this.outBase,
-      this.config.site.baseUrl,
-      this.site.sidebars,
-    )
+  private writeSidebarData(writer?: OutputWriter): void {
+    const { files, urls } = sidebarData(this.config.site.baseUrl, this.site.sidebars)
+    for (const [path, json] of files)
+      if (writer) writer.write(this.below(path), path, () => json)
+      else copyTo(join(this.outBase, path), json)
+    this.siteAssets.sidebars = urls
+  }
+
+  /** The client bundle, from the cache when the templates are unchanged. */
+  private async clientAssets(cache: BuildCache | undefined): Promise<ClientAssets> {
+    const dev = this.options.dev ?? false
+    const key = hashInput([templatesKey(), dev, this.config.site.baseUrl])
+    const cached = cache?.entry<{
+      assets: ClientAssets['assets']
+      files: [string, string | Uint8Array][]
+    }>('client', key)
+    if (cached) return { assets: cached.assets, files: new Map(cached.files) }
+    const built = await buildAssets(this.config.site.baseUrl, dev)
+    cache?.storeEntry('client', key, { assets: built.assets, files: [...built.files] })
+    return built
+  }
+
+  /** Files of content/static/, copied as they are. */
+  private writeStatic(writer: OutputWriter): void {
+    const { staticDir } = this.config
+    const { baseUrl } = this.config.site
+    for (const path of this.staticFiles) {
+      const source = join(staticDir, path.slice(baseUrl.length))
+      const stat = statSync(source)
+      writer.write(this.below(path.slice(baseUrl.length)), `${stat.size}:${stat.mtimeMs}`, () =>
+        readFileSync(source),
+      )
+    }
   }
 
   private get model(): SiteModel {
     return { config: this.config.site, assets: this.siteAssets, sidebars: this.site.sidebars }
   }
 
+  private pagePaths(page: PageModel): [string, string] {
+    const dir = page.route.split('/').filter(Boolean).join('/')
+    const prefix = dir ? `${dir}/` : ''
+    return [`${prefix}index.html`, `${prefix}${PAGE_DATA_FILE}`]
+  }
+
+  private pageUnchanged(writer: OutputWriter, siteKey: string, page: PageModel): boolean {
+    const key = hashInput([siteKey, page])
+    return this.pagePaths(page).every((path) => writer.unchanged(path, key))
+  }
+
+  private recordPage(writer: OutputWriter, siteKey: string, page: PageModel): void {
+    const key = hashInput([siteKey, page])
+    for (const path of this.pagePaths(page)) writer.recordWritten(path, key)
+  }
+
+  private writePage(writer: OutputWriter, siteKey: string, page: PageModel): void {
+    const key = hashInput([siteKey, page])
+    const [html, data] = this.pagePaths(page)
+    writer.write(html, key, () => renderPage(this.model, page))
+    writer.write(data, key, () => JSON.stringify(page))
+  }
+
+  /** Dev server edits: the pages of `states`, written as they are. */
   private writeDocs(states: DocState[]): string[] {
     const site = this.model
     return states.map((state) => {
@@ -271,23 +345,25 @@ export class SiteBuilder {
     })
   }
 
-  private writeSpecialPages(): string[] {
+  private writeSpecialPages(writer: OutputWriter, siteKey: string): string[] {
     const { landing, notFound, search } = this.site.specialPages()
-    const site = this.model
     const routes: string[] = []
     for (const page of [landing, search])
       if (page) {
-        writePage(this.options.outDir, page, renderPage(site, page))
+        this.writePage(writer, siteKey, page)
         routes.push(page.route)
       }
     // The not-found page lives at `<base>404.html`, where static hosts look for it.
-    writeFileSync(join(this.outBase, '404.html'), renderPage(site, notFound))
-    this.writeSitemap()
+    writer.write(this.below('404.html'), hashInput([siteKey, notFound]), () =>
+      renderPage(this.model, notFound),
+    )
+    const sitemap = this.sitemap()
+    writer.write(this.below('sitemap.xml'), hashOf(sitemap), () => sitemap)
     return routes
   }
 
   /** Builds the search index in its worker (or takes it from the cache) and writes it. */
-  private async writeSearch(cache: BuildCache | undefined): Promise<void> {
+  private async writeSearch(cache: BuildCache | undefined, writer: OutputWriter): Promise<void> {
     const { site } = this.config
     const settings = {
       baseUrl: site.baseUrl,
@@ -296,11 +372,17 @@ export class SiteBuilder {
     }
     const pages = this.site.searchablePages()
     const key = hashInput([settings, pages])
-    const cached = cache?.search(key)
-    if (cached) return writeSearchFiles(this.outBase, searchFiles(cached, settings))
-    await this.search!.init(settings, this.outBase)
-    const files = await this.search!.set(pages)
-    cache?.storeSearch(key, files)
+    let search = cache?.entry<SearchFiles>('search', key)
+    if (!search) {
+      // In the dev server the worker keeps the index and writes its updates itself.
+      await this.search!.init(settings, this.outBase)
+      search = await this.search!.set(pages)
+      cache?.storeEntry('search', key, search)
+    }
+    for (const [name, content] of search.files)
+      writer.write(this.below(`${SEARCH_DIR}/${name}`), name, () => content)
+    const manifest = JSON.stringify(search.manifest)
+    writer.write(this.below('search-manifest.json'), manifest, () => manifest)
   }
 
   /**
@@ -326,34 +408,23 @@ export class SiteBuilder {
     })
   }
 
-  private writeSitemap(): void {
+  private sitemap(): string {
     const { site } = this.config
-    writeFileSync(
-      join(this.outBase, 'sitemap.xml'),
-      generateSitemap(
-        site.url,
-        this.site.sitemapEntries(),
-        site.sitemap.ignorePatterns,
-        site.sitemap.changefreq,
-      ),
+    return generateSitemap(
+      site.url,
+      this.site.sitemapEntries(),
+      site.sitemap.ignorePatterns,
+      site.sitemap.changefreq,
     )
+  }
+
+  private writeSitemap(): void {
+    writeFileSync(join(this.outBase, 'sitemap.xml'), this.sitemap())
   }
 
   /** Folder of a route in the output tree. */
   dirOf(route: string): string {
     return routeDir(this.options.outDir, route)
-  }
-}
-
-/** The manifest that goes with cached search files. */
-const searchFiles = (
-  files: Map<string, string>,
-  settings: { baseUrl: string; version: string },
-): SearchFiles => {
-  const root = [...files.keys()].find((name) => name.startsWith(`${settings.version}-root.`))!
-  return {
-    files,
-    manifest: { versions: { [settings.version]: `${settings.baseUrl}assets/search/${root}` } },
   }
 }
 

@@ -1,7 +1,7 @@
 // Main-thread side of the search worker (cli/search-indexer.ts): requests run one after
 // another; the build awaits its index, the dev server lets updates run in the background.
 import type { Worker } from 'node:worker_threads'
-import type { SearchablePage, SearchManifest, SearchSettings } from './search-index.ts'
+import type { SearchablePage, SearchFiles, SearchManifest, SearchSettings } from './search-index.ts'
 import { startTsWorker } from './ts-worker.ts'
 
 export type SearchRequest =
@@ -54,13 +54,13 @@ export class SearchJob {
     return this.ask({ type: 'init', settings, outBase })
   }
 
-  /** Indexes every page anew and writes the files; resolves with them (for the build cache). */
-  async set(pages: SearchablePage[]): Promise<Map<string, string>> {
-    const { files } = await this.ask({ type: 'set', pages })
-    return new Map(files)
+  /** Indexes every page anew; resolves with the files, which the build writes. */
+  async set(pages: SearchablePage[]): Promise<SearchFiles> {
+    const { files, manifest } = await this.ask({ type: 'set', pages })
+    return { files: new Map(files), manifest: manifest! }
   }
 
-  /** Replaces the given pages' entries and rewrites the files that changed. */
+  /** Replaces the given pages' entries and writes the files that changed (the dev server). */
   update(pages: SearchablePage[], removed: string[]) {
     return this.ask({ type: 'update', pages, removed })
   }

@@ -45,10 +45,21 @@ export const tokenize = (text: string): string[] => {
   return tokens
 }
 
-/** Lower-cases and stems; very short and numeric tokens are kept as they are. */
+const processed = new Map<string, string>()
+
+/**
+ * Lower-cases and stems; very short and numeric tokens are kept as they are. Indexing meets the
+ * same words over and over, so each is processed once (the map is dropped when it grows large).
+ */
 export const processTerm = (term: string): string => {
-  const lower = term.toLowerCase()
-  return lower.length <= 3 || /\d/.test(lower) || /[-._]/.test(lower) ? lower : stemmer(lower)
+  let result = processed.get(term)
+  if (result === undefined) {
+    const lower = term.toLowerCase()
+    result = lower.length <= 3 || /\d/.test(lower) || /[-._]/.test(lower) ? lower : stemmer(lower)
+    if (processed.size > 100_000) processed.clear()
+    processed.set(term, result)
+  }
+  return result
 }
 
 export const INDEX_OPTIONS: Options<SearchDocument> = {
