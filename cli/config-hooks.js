@@ -4,5 +4,6 @@
 const SPECIFIER = 'keyward/docs'
 const TARGET = new URL('./define.ts', import.meta.url).href
 
+// The TypeScript loader resolves the file in turn (it marks it as TypeScript for loading).
 export const resolve = (specifier, context, next) =>
-  specifier === SPECIFIER ? { url: TARGET, shortCircuit: true } : next(specifier, context)
+  next(specifier === SPECIFIER ? TARGET : specifier, context)
