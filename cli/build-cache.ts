@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { deserialize, serialize } from 'node:v8'
 import { threadId } from 'node:worker_threads'
-import type { DocSource } from './content.ts'
+import type { DocSource, ParsedFrontMatter } from './content.ts'
 import type { RenderOutcome } from './doc-renderer.ts'
 import type { OutputRecord } from './output-writer.ts'
 
@@ -72,12 +72,15 @@ interface CacheData {
   entries: Record<string, { key: string; value: unknown }>
   /** What the last build wrote, and where. */
   output?: OutputRecord
+  /** Parsed front matter by a hash of the file's path and text. */
+  frontMatters: Record<string, ParsedFrontMatter>
 }
 
 export class BuildCache {
   private data: CacheData
   private changed = false
   private readonly used = new Set<string>()
+  private readonly usedFrontMatters = new Set<string>()
 
   private constructor(
     private readonly file: string,
@@ -92,13 +95,27 @@ export class BuildCache {
     this.data =
       data?.format === FORMAT && data.pipeline === pipeline
         ? data
-        : { format: FORMAT, pipeline, docs: {}, entries: {} }
+        : { format: FORMAT, pipeline, docs: {}, entries: {}, frontMatters: {} }
   }
 
   /** Opens the cache file in `dir` for this pipeline; a stale cache starts empty. */
   static open(dir: string, pipeline: string): BuildCache {
     return new BuildCache(join(dir, 'build-cache.bin'), pipeline)
   }
+
+  /** Parsed front matter, kept for the docs this build reads. */
+  readonly frontMatters = {
+    get: (key: string): ParsedFrontMatter | undefined => {
+      const known = this.data.frontMatters[key]
+      if (known) this.usedFrontMatters.add(key)
+      return known
+    },
+    set: (key: string, value: ParsedFrontMatter): void => {
+      this.data.frontMatters[key] = value
+      this.usedFrontMatters.add(key)
+      this.changed = true
+    },
+  } as Map<string, ParsedFrontMatter>
 
   /** The cached rendering of `source`, if it still holds (`holds` checks its lookups). */
   lookup(source: DocSource, holds: (outcome: RenderOutcome) => boolean): RenderOutcome | undefined {
@@ -129,9 +146,10 @@ export class BuildCache {
     return this.data.output
   }
 
-  set output(record: OutputRecord) {
+  /** Records what this build wrote; `changed` says whether any file was written or removed. */
+  setOutput(record: OutputRecord, changed: boolean): void {
     this.data.output = record
-    this.changed = true
+    this.changed ||= changed
   }
 
   /** Writes the cache when anything changed, dropping docs this build did not see. */
@@ -139,6 +157,11 @@ export class BuildCache {
     for (const relPath of Object.keys(this.data.docs))
       if (!this.used.has(relPath)) {
         delete this.data.docs[relPath]
+        this.changed = true
+      }
+    for (const key of Object.keys(this.data.frontMatters))
+      if (!this.usedFrontMatters.has(key)) {
+        delete this.data.frontMatters[key]
         this.changed = true
       }
     if (!this.changed) return

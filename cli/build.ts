@@ -103,8 +103,17 @@ export class SiteBuilder {
     const { site: siteConfig, docsDir } = this.config
     this.outBase = join(this.options.outDir, ...siteConfig.baseUrl.split('/').filter(Boolean))
     const lastUpdated = readLastUpdated(docsDir)
+    const cacheDir = this.options.cacheDir ?? defaultCacheDir(this.config.root)
+    const cache = cacheDir
+      ? BuildCache.open(cacheDir, pipelineKey({ baseUrl: siteConfig.baseUrl, docsDir }))
+      : undefined
     const sources = loadDocs(
-      { root: this.config.root, docsDir, baseUrl: siteConfig.baseUrl },
+      {
+        root: this.config.root,
+        docsDir,
+        baseUrl: siteConfig.baseUrl,
+        frontMatters: cache?.frontMatters,
+      },
       this.diagnostics,
     )
     this.staticFiles = listStaticFiles(this.config.staticDir, siteConfig.baseUrl)
@@ -114,10 +123,6 @@ export class SiteBuilder {
       routes: sources.map((doc) => [doc.file, doc.route]),
       staticFiles: [...this.staticFiles],
     }
-    const cacheDir = this.options.cacheDir ?? defaultCacheDir(this.config.root)
-    const cache = cacheDir
-      ? BuildCache.open(cacheDir, pipelineKey({ baseUrl: siteConfig.baseUrl, docsDir }))
-      : undefined
     const assets = this.clientAssets(cache)
 
     stages.start('markdown')
@@ -170,10 +175,11 @@ export class SiteBuilder {
       stages.start('search index')
       await searched
       const result = this.result(routes, writer)
+      const record = writer.finish()
       if (cache) {
-        cache.output = writer.finish()
+        cache.setOutput(record, writer.written + writer.removed > 0)
         cache.save()
-      } else writer.finish()
+      }
       stages.end()
       return { ...result, cached: rendered.cached, stages: stages.list }
     } finally {

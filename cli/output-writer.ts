@@ -31,6 +31,8 @@ export class OutputWriter {
   private readonly next: Record<string, WrittenFile> = {}
   /** Files written by this build (skipped ones not counted). */
   written = 0
+  /** Files of the last build removed by this one. */
+  removed = 0
 
   constructor(
     readonly outDir: string,
@@ -73,7 +75,10 @@ export class OutputWriter {
   /** Removes what the last build wrote and this one did not; returns the new record. */
   finish(): OutputRecord {
     for (const path of Object.keys(this.previous))
-      if (!this.next[path]) rmSync(join(this.outDir, path), { force: true })
+      if (!this.next[path]) {
+        rmSync(join(this.outDir, path), { force: true })
+        this.removed++
+      }
     return { outDir: this.outDir, files: this.next }
   }
 }
