@@ -3,7 +3,7 @@
 // templates/search/sharded.ts), and `search-manifest.json` naming each version's root. The
 // index can be updated page by page (the dev server), discarding and re-adding one page's
 // sections.
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import MiniSearch from 'minisearch'
 import { INDEX_OPTIONS, type SearchDocument } from '../templates/search/options.ts'
@@ -176,16 +176,28 @@ export class SearchIndex {
   }
 }
 
+const writeAtomically = (file: string, content: string) => {
+  const temporary = `${file}.${process.pid}.tmp`
+  writeFileSync(temporary, content)
+  renameSync(temporary, file)
+}
+
 /**
  * Writes the index below `<outBase>/assets/search/` and the manifest at
- * `<outBase>/search-manifest.json`; files of an earlier index that are no longer named go.
+ * `<outBase>/search-manifest.json` while the site is being served (the dev server): each file
+ * appears whole, the chunks before the manifest that names them, and the files of the index
+ * before (`previous`) stay for readers that loaded it; older ones go.
  */
-export const writeSearchFiles = (outBase: string, { files, manifest }: SearchFiles): void => {
+export const writeSearchFiles = (
+  outBase: string,
+  { files, manifest }: SearchFiles,
+  previous: Set<string> = new Set(),
+): void => {
   const dir = join(outBase, SEARCH_DIR)
   mkdirSync(dir, { recursive: true })
-  for (const name of existsSync(dir) ? readdirSync(dir) : [])
-    if (!files.has(name)) rmSync(join(dir, name), { force: true })
   for (const [name, content] of files)
-    if (!existsSync(join(dir, name))) writeFileSync(join(dir, name), content)
-  writeFileSync(join(outBase, 'search-manifest.json'), JSON.stringify(manifest))
+    if (!existsSync(join(dir, name))) writeAtomically(join(dir, name), content)
+  writeAtomically(join(outBase, 'search-manifest.json'), JSON.stringify(manifest))
+  for (const name of readdirSync(dir))
+    if (!files.has(name) && !previous.has(name)) rmSync(join(dir, name), { force: true })
 }

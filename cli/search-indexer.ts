@@ -6,6 +6,8 @@ import type { SearchRequest, SearchResponse } from './search-job.ts'
 
 let index: SearchIndex | undefined
 let outBase = ''
+/** The files of the index last written or handed out, kept one update longer for readers. */
+const previous = new Set<string>()
 
 const handle = (request: SearchRequest): SearchResponse => {
   if (request.type === 'init') {
