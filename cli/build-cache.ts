@@ -194,3 +194,15 @@ export const templatesKey = (): string =>
       join(PACKAGE_ROOT, 'package-lock.json'),
     ].map((file) => (existsSync(file) ? readFileSync(file) : '')),
   )
+
+/** The search index code's identity: how it tokenises and stores, and the locked packages. */
+export const searchCodeKey = (): string =>
+  sha256(
+    String(FORMAT),
+    ...[
+      join(PACKAGE_ROOT, 'templates/search/options.ts'),
+      join(PACKAGE_ROOT, 'templates/search/sharded.ts'),
+      join(CLI_DIR, 'search-index.ts'),
+      join(PACKAGE_ROOT, 'package-lock.json'),
+    ].map((file) => (existsSync(file) ? readFileSync(file) : '')),
+  )

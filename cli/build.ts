@@ -14,7 +14,7 @@ import {
   listStaticFiles,
   sidebarData,
 } from './assets.ts'
-import { BuildCache, hashInput, pipelineKey, templatesKey } from './build-cache.ts'
+import { BuildCache, hashInput, pipelineKey, searchCodeKey, templatesKey } from './build-cache.ts'
 import { type ResolvedConfig, resolveConfig } from './config.ts'
 import { loadDocs, readDoc } from './content.ts'
 import type { RendererInit } from './doc-renderer.ts'
@@ -381,7 +381,11 @@ export class SiteBuilder {
     let search = cache?.entry<SearchFiles>('search', key)
     if (!search) {
       // In the dev server the worker keeps the index and writes its updates itself.
-      await this.search!.init(settings, this.outBase)
+      const cacheDir = this.options.cacheDir ?? defaultCacheDir(this.config.root)
+      const snapshot = cacheDir
+        ? { path: join(cacheDir, 'search-index.bin'), key: hashInput([settings, searchCodeKey()]) }
+        : undefined
+      await this.search!.init(settings, this.outBase, snapshot)
       search = await this.search!.set(pages)
       cache?.storeEntry('search', key, search)
     }

@@ -3,6 +3,8 @@
 // templates/search/sharded.ts), and `search-manifest.json` naming each version's root. The
 // index can be updated page by page (the dev server), discarding and re-adding one page's
 // sections.
+
+import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import MiniSearch from 'minisearch'
@@ -73,57 +75,153 @@ export const toDocuments = (page: SearchablePage, firstId = 0): SearchDocument[]
 
 const storedFields = ({ u, h, t, s, b, e }: SearchDocument): StoredFields => ({ u, h, t, s, b, e })
 
-/** The site's search index, kept in memory so single pages can be replaced. */
+/** A search index in a form the build cache keeps, to update it in the next build. */
+export interface SearchSnapshot {
+  json: ReturnType<MiniSearch['toJSON']>
+  pages: [route: string, key: string, ids: number[]][]
+  nextId: number
+}
+
+const BUILD_OPTIONS = { ...INDEX_OPTIONS, autoVacuum: false }
+
+const pageKey = (page: SearchablePage) =>
+  createHash('sha256').update(JSON.stringify(page)).digest('hex')
+
+/**
+ * The site's search index, kept in memory so single pages can be replaced: a replaced page's
+ * documents are discarded (their postings are dropped when the files are written) and its new
+ * ones added. The files are written in a canonical form, documents numbered in page order, so
+ * an updated index writes the very bytes a fresh one of the same pages does.
+ */
 export class SearchIndex {
-  private index = new MiniSearch<SearchDocument>(INDEX_OPTIONS)
-  private readonly docsOf = new Map<string, SearchDocument[]>()
+  private index = new MiniSearch<SearchDocument>(BUILD_OPTIONS)
+  /** Route to the input's key and the ids of its documents, in page order. */
+  private pages = new Map<string, { key: string; ids: number[] }>()
   private nextId = 0
   private readonly ignored: RegExp[]
 
-  constructor(private readonly settings: SearchSettings) {
+  constructor(
+    private readonly settings: SearchSettings,
+    snapshot?: SearchSnapshot,
+  ) {
     this.ignored = settings.ignore.map(globToRegExp)
+    if (snapshot) {
+      this.index = MiniSearch.loadJS<SearchDocument>(snapshot.json, BUILD_OPTIONS)
+      this.pages = new Map(snapshot.pages.map(([route, key, ids]) => [route, { key, ids }]))
+      this.nextId = snapshot.nextId
+    }
+  }
+
+  snapshot(): SearchSnapshot {
+    return {
+      json: this.index.toJSON(),
+      pages: [...this.pages].map(([route, { key, ids }]) => [route, key, ids]),
+      nextId: this.nextId,
+    }
   }
 
   private kept(page: SearchablePage) {
     return !this.ignored.some((re) => re.test(page.route))
   }
 
-  /** Indexes `pages` from scratch. */
+  private discard(route: string) {
+    for (const id of this.pages.get(route)?.ids ?? []) this.index.discard(id)
+    this.pages.delete(route)
+  }
+
+  /** Makes the index hold exactly `pages`, in this order, touching only pages that changed. */
   setPages(pages: SearchablePage[]): void {
-    this.index = new MiniSearch<SearchDocument>(INDEX_OPTIONS)
-    this.docsOf.clear()
-    this.nextId = 0
-    this.updatePages(pages, [])
+    const kept = pages.filter((page) => this.kept(page))
+    const keys = kept.map(pageKey)
+    const wanted = new Set(kept.map((page) => page.route))
+    for (const route of [...this.pages.keys()]) if (!wanted.has(route)) this.discard(route)
+    const next = new Map<string, { key: string; ids: number[] }>()
+    kept.forEach((page, i) => {
+      const known = this.pages.get(page.route)
+      if (known?.key === keys[i]) next.set(page.route, known)
+      else next.set(page.route, { key: keys[i], ids: this.add(page) })
+    })
+    this.pages = next
   }
 
-  /** Discards the sections of `removed` routes and of `pages`, then adds `pages` anew. */
+  /** Discards the documents of `removed` routes and of `pages`, then adds `pages` anew. */
   updatePages(pages: SearchablePage[], removed: string[]): void {
-    for (const route of [...removed, ...pages.map((page) => page.route)]) {
-      const docs = this.docsOf.get(route)
-      if (docs) this.index.removeAll(docs)
-      this.docsOf.delete(route)
-    }
+    for (const route of removed) this.discard(route)
     for (const page of pages) {
-      if (!this.kept(page)) continue
-      const docs = toDocuments(page, this.nextId)
-      this.nextId += docs.length
-      this.docsOf.set(page.route, docs)
-      this.index.addAll(docs)
+      const known = this.pages.get(page.route)
+      for (const id of known?.ids ?? []) this.index.discard(id)
+      if (!this.kept(page)) {
+        this.pages.delete(page.route)
+        continue
+      }
+      // A page keeps its place in the order (a new one goes last).
+      this.pages.set(page.route, { key: pageKey(page), ids: this.add(page) })
     }
   }
 
-  /** The index as files: deterministic, so unchanged chunks keep their names. */
+  private add(page: SearchablePage): number[] {
+    const docs = toDocuments(page, this.nextId)
+    this.nextId += docs.length
+    this.index.addAll(docs)
+    return docs.map((doc) => doc.id)
+  }
+
+  /** The index as files, in canonical form: unchanged chunks keep their names. */
   files(): SearchFiles {
     const { baseUrl, version } = this.settings
     const json = this.index.toJSON()
+    const shortOf = new Map<number, string>()
+    for (const [short, id] of Object.entries(json.documentIds as Record<string, number>))
+      shortOf.set(id, short)
+    // Documents are numbered in page order, whatever ids they got in the index.
+    const canonical = new Map<string, number>()
+    const contexts: string[] = []
+    const context: number[] = []
+    const stored: Record<string, StoredFields>[] = []
+    const fieldLength: Record<string, number[]> = {}
+    const average = Object.keys(json.fieldIds).map(() => 0)
+    for (const { ids } of this.pages.values())
+      for (const id of ids) {
+        const short = shortOf.get(id)!
+        const n = canonical.size
+        canonical.set(short, n)
+        const fields = (json.storedFields as Record<string, StoredFields>)[short]
+        const name = contextOf(fields.u, baseUrl)
+        if (name && !contexts.includes(name)) contexts.push(name)
+        context[n] = name ? contexts.indexOf(name) : -1
+        const chunk = Math.floor(n / STORED_SIZE)
+        stored[chunk] ??= {}
+        stored[chunk][n] = fields
+        const lengths = (json.fieldLength as Record<string, number[]>)[short]
+        fieldLength[n] = lengths
+        // MiniSearch's running average, as a fresh index adding the documents in order has it.
+        for (const [f, length] of lengths.entries())
+          average[f] = (average[f] * n + length) / (n + 1)
+      }
+
     const files = new Map<string, string>()
     const add = (kind: string, content: string) => {
       const name = `${version}-${kind}.${hashOf(content)}.json`
       files.set(name, content)
       return name
     }
-
-    const entries = (json.index as TermEntry[]).sort((a, b) => (a[0] < b[0] ? -1 : 1))
+    const entries: TermEntry[] = []
+    for (const [term, data] of json.index as TermEntry[]) {
+      const live: TermEntry[1] = {}
+      for (const [field, postings] of Object.entries(data)) {
+        const kept: Record<string, number> = {}
+        let any = false
+        for (const [short, frequency] of Object.entries(postings)) {
+          const n = canonical.get(short)
+          if (n === undefined) continue // a discarded document
+          kept[n] = frequency
+          any = true
+        }
+        if (any) live[field] = kept
+      }
+      if (Object.keys(live).length) entries.push([term, live])
+    }
+    entries.sort((a, b) => (a[0] < b[0] ? -1 : 1))
     const chunks: SearchRoot['chunks'] = []
     let run: TermEntry[] = []
     let size = 0
@@ -141,30 +239,13 @@ export class SearchIndex {
     }
     close()
 
-    const contexts: string[] = []
-    const context: number[] = []
-    const stored: Record<string, StoredFields>[] = []
-    for (const docs of this.docsOf.values())
-      for (const doc of docs) {
-        const name = contextOf(doc.u, baseUrl)
-        if (name && !contexts.includes(name)) contexts.push(name)
-        context[doc.id] = name ? contexts.indexOf(name) : -1
-        const chunk = Math.floor(doc.id / STORED_SIZE)
-        stored[chunk] ??= {}
-        stored[chunk][doc.id] = storedFields(doc)
-      }
-    for (let i = 0; i < context.length; i++) context[i] ??= -1
     const storedFiles = Array.from(stored, (chunk = {}) => add('d', JSON.stringify(chunk)))
-
-    const documentIds = json.documentIds as Record<string, number>
-    const identity = Object.entries(documentIds).every(([short, id]) => Number(short) === id)
     const root: SearchRoot = {
-      documentCount: json.documentCount,
-      nextId: json.nextId,
+      documentCount: canonical.size,
+      nextId: canonical.size,
       fieldIds: json.fieldIds,
-      averageFieldLength: json.averageFieldLength,
-      fieldLength: json.fieldLength as Record<string, number[]>,
-      ...(identity ? {} : { documentIds }),
+      averageFieldLength: average,
+      fieldLength,
       contexts,
       context,
       chunks,

@@ -1,28 +1,58 @@
 // Search worker of the build and the dev server: keeps the site's search index in its own
 // thread, so indexing runs beside page rendering and never holds up a dev-server rebuild.
-import { parentPort } from 'node:worker_threads'
-import { SearchIndex, writeSearchFiles } from './search-index.ts'
-import type { SearchRequest, SearchResponse } from './search-job.ts'
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { deserialize, serialize } from 'node:v8'
+import { parentPort, threadId } from 'node:worker_threads'
+import { SearchIndex, type SearchSnapshot, writeSearchFiles } from './search-index.ts'
+import type { SearchRequest, SearchResponse, SnapshotFile } from './search-job.ts'
+
+/** The index of the last build, to update rather than rebuild (kept beside the build cache). */
+const readSnapshot = (file: SnapshotFile | undefined): SearchSnapshot | undefined => {
+  if (!file || !existsSync(file.path)) return undefined
+  try {
+    const stored = deserialize(readFileSync(file.path)) as { key: string; snapshot: SearchSnapshot }
+    return stored.key === file.key ? stored.snapshot : undefined
+  } catch {
+    return undefined // unreadable: index from scratch
+  }
+}
+
+const writeSnapshot = (file: SnapshotFile, snapshot: SearchSnapshot) => {
+  mkdirSync(dirname(file.path), { recursive: true })
+  const temporary = `${file.path}.${process.pid}.${threadId}.tmp`
+  writeFileSync(temporary, serialize({ key: file.key, snapshot }))
+  renameSync(temporary, file.path)
+}
 
 let index: SearchIndex | undefined
+let snapshot: SnapshotFile | undefined
 let outBase = ''
 /** The files of the index last written or handed out, kept one update longer for readers. */
-const previous = new Set<string>()
+let previous = new Set<string>()
 
 const handle = (request: SearchRequest): SearchResponse => {
-  if (request.type === 'init') {
-    index = new SearchIndex(request.settings)
-    outBase = request.outBase
-    return { type: 'done' }
-  }
-  if (request.type === 'set') index!.setPages(request.pages)
-  else index!.updatePages(request.pages, request.removed)
-  const files = index!.files()
-  writeSearchFiles(outBase, files)
-  return {
-    type: 'done',
-    files: request.type === 'set' ? [...files.files] : undefined,
-    manifest: files.manifest,
+  switch (request.type) {
+    case 'init':
+      index = new SearchIndex(request.settings, readSnapshot(request.snapshot))
+      outBase = request.outBase
+      snapshot = request.snapshot
+      return { type: 'done' }
+    case 'set': {
+      // The build writes these files itself, through its output writer.
+      index!.setPages(request.pages)
+      const { files, manifest } = index!.files()
+      previous = new Set(files.keys())
+      if (snapshot) writeSnapshot(snapshot, index!.snapshot())
+      return { type: 'done', files: [...files], manifest }
+    }
+    case 'update': {
+      index!.updatePages(request.pages, request.removed)
+      const written = index!.files()
+      writeSearchFiles(outBase, written, previous)
+      previous = new Set(written.files.keys())
+      return { type: 'done' }
+    }
   }
 }
 

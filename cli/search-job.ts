@@ -4,8 +4,14 @@ import type { Worker } from 'node:worker_threads'
 import type { SearchablePage, SearchFiles, SearchManifest, SearchSettings } from './search-index.ts'
 import { startTsWorker } from './ts-worker.ts'
 
+/** Where the worker keeps its index between builds, and the key it is valid for. */
+export interface SnapshotFile {
+  path: string
+  key: string
+}
+
 export type SearchRequest =
-  | { type: 'init'; settings: SearchSettings; outBase: string }
+  | { type: 'init'; settings: SearchSettings; outBase: string; snapshot?: SnapshotFile }
   | { type: 'set'; pages: SearchablePage[] }
   | { type: 'update'; pages: SearchablePage[]; removed: string[] }
 
@@ -50,11 +56,12 @@ export class SearchJob {
     return next
   }
 
-  init(settings: SearchSettings, outBase: string) {
-    return this.ask({ type: 'init', settings, outBase })
+  /** Sets the worker up; with `snapshot`, it starts from (and keeps) the last build's index. */
+  init(settings: SearchSettings, outBase: string, snapshot?: SnapshotFile) {
+    return this.ask({ type: 'init', settings, outBase, snapshot })
   }
 
-  /** Indexes every page anew; resolves with the files, which the build writes. */
+  /** Makes the index hold `pages` (updating the snapshot's); resolves with the files to write. */
   async set(pages: SearchablePage[]): Promise<SearchFiles> {
     const { files, manifest } = await this.ask({ type: 'set', pages })
     return { files: new Map(files), manifest: manifest! }

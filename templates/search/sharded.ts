@@ -16,10 +16,8 @@ export interface SearchRoot {
   nextId: number
   fieldIds: Record<string, number>
   averageFieldLength: number[]
-  /** Short id to field lengths, as MiniSearch serialises it. */
+  /** Document id to field lengths (documents are numbered from 0 in page order). */
   fieldLength: Record<string, number[]>
-  /** Short id to document id; omitted when they are equal. */
-  documentIds?: Record<string, number>
   /** Search contexts (guides); `context[id]` is an index into it, or -1. */
   contexts: string[]
   context: number[]
@@ -86,8 +84,7 @@ export class ShardedIndex {
     )
     for (const [n, i] of missing.entries()) this.loaded.set(i, entries[n])
     const { root } = this
-    const documentIds =
-      root.documentIds ?? Object.fromEntries(Object.keys(root.fieldLength).map((k) => [k, +k]))
+    const documentIds = Object.fromEntries(Object.keys(root.fieldLength).map((k) => [k, +k]))
     this.index = MiniSearch.loadJS<SearchDocument>(
       {
         documentCount: root.documentCount,

@@ -189,3 +189,35 @@ test('a query fetches only the chunks of terms it can reach, and answers as one 
     'context g1 only',
   )
 })
+
+test('an index updated page by page, through a snapshot, writes the bytes a fresh one does', (t) => {
+  const page = (i: number, text: string, sections = 1) => ({
+    route: `/docs/g${i % 2}/p${i}/`,
+    title: `Page ${i}`,
+    breadcrumbs: [`Guide ${i % 2}`],
+    sections: Array.from({ length: sections }, (_, s) => ({
+      id: s ? `s${s}` : '',
+      heading: s ? `Part ${s}` : '',
+      text: `${text} word${i} part${s}`,
+    })),
+  })
+  const settings = { baseUrl: '/docs/', version: 'current', ignore: [], chunkBytes: 256 }
+  const before = Array.from({ length: 12 }, (_, i) => page(i, 'alpha beta'))
+  const old = new SearchIndex(settings)
+  old.setPages(before)
+  // One page edited (and given a section more), one removed, one added.
+  const after = [
+    ...before.slice(0, 3),
+    page(3, 'gamma delta', 3),
+    ...before.slice(5),
+    page(12, 'epsilon'),
+  ]
+  const updated = new SearchIndex(settings, structuredClone(old.snapshot()))
+  updated.setPages(after)
+  const fresh = new SearchIndex(settings)
+  fresh.setPages(after)
+  const a = updated.files()
+  const b = fresh.files()
+  t.deepEqual(a.manifest, b.manifest)
+  t.deepEqual([...a.files].sort(), [...b.files].sort())
+})
