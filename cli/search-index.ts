@@ -7,7 +7,6 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import MiniSearch from 'minisearch'
 import { INDEX_OPTIONS, type SearchDocument } from '../templates/search/options.ts'
 import type { SearchRoot, StoredFields, TermEntry } from '../templates/search/sharded.ts'
 import { hashOf } from './assets.ts'
@@ -75,29 +74,65 @@ export const toDocuments = (page: SearchablePage, firstId = 0): SearchDocument[]
 
 const storedFields = ({ u, h, t, s, b, e }: SearchDocument): StoredFields => ({ u, h, t, s, b, e })
 
-/** A search index in a form the build cache keeps, to update it in the next build. */
-export interface SearchSnapshot {
-  json: ReturnType<MiniSearch['toJSON']>
-  pages: [route: string, key: string, ids: number[]][]
-  nextId: number
+/** One searchable document, analysed: what it stores, its field lengths and its terms. */
+interface DocEntry {
+  stored: StoredFields
+  /** Unique tokens per field, as MiniSearch counts a field's length. */
+  lengths: number[]
+  /** Each term with the field it is in and how often: `terms[i]` in field `fields[i]`. */
+  terms: string[]
+  fields: number[]
+  counts: number[]
 }
 
-const BUILD_OPTIONS = { ...INDEX_OPTIONS, autoVacuum: false }
+/** A search index in a form the build cache keeps, to update it in the next build. */
+export interface SearchSnapshot {
+  pages: [route: string, key: string, docs: DocEntry[]][]
+}
+
+const FIELDS = INDEX_OPTIONS.fields
+const tokenize = INDEX_OPTIONS.tokenize!
+const processTerm = INDEX_OPTIONS.processTerm!
 
 const pageKey = (page: SearchablePage) =>
   createHash('sha256').update(JSON.stringify(page)).digest('hex')
 
+/** Tokenises and stems a page's documents the way MiniSearch's `add` does. */
+const analyse = (page: SearchablePage): DocEntry[] =>
+  toDocuments(page).map((doc) => {
+    const entry: DocEntry = {
+      stored: storedFields(doc),
+      lengths: [],
+      terms: [],
+      fields: [],
+      counts: [],
+    }
+    FIELDS.forEach((field, f) => {
+      const tokens = tokenize(doc[field as keyof SearchDocument] as string, field)
+      entry.lengths[f] = new Set(tokens).size
+      const counts = new Map<string, number>()
+      for (const token of tokens) {
+        const term = processTerm(token, field)
+        if (typeof term === 'string' && term) counts.set(term, (counts.get(term) ?? 0) + 1)
+      }
+      for (const [term, count] of counts) {
+        entry.terms.push(term)
+        entry.fields.push(f)
+        entry.counts.push(count)
+      }
+    })
+    return entry
+  })
+
 /**
- * The site's search index, kept in memory so single pages can be replaced: a replaced page's
- * documents are discarded (their postings are dropped when the files are written) and its new
- * ones added. The files are written in a canonical form, documents numbered in page order, so
- * an updated index writes the very bytes a fresh one of the same pages does.
+ * The site's search index, kept as each page's analysed documents so single pages can be
+ * replaced, and written as MiniSearch's own serialised postings (templates/search/sharded.ts
+ * loads them into MiniSearch). Documents are numbered in page order, so an index updated page by
+ * page writes the very bytes a fresh one of the same pages does.
  */
 export class SearchIndex {
-  private index = new MiniSearch<SearchDocument>(BUILD_OPTIONS)
-  /** Route to the input's key and the ids of its documents, in page order. */
-  private pages = new Map<string, { key: string; ids: number[] }>()
-  private nextId = 0
+  /** Route to the input's key and its documents, in page order. */
+  private pages = new Map<string, { key: string; docs: DocEntry[] }>()
   private readonly ignored: RegExp[]
 
   constructor(
@@ -105,98 +140,67 @@ export class SearchIndex {
     snapshot?: SearchSnapshot,
   ) {
     this.ignored = settings.ignore.map(globToRegExp)
-    if (snapshot) {
-      this.index = MiniSearch.loadJS<SearchDocument>(snapshot.json, BUILD_OPTIONS)
-      this.pages = new Map(snapshot.pages.map(([route, key, ids]) => [route, { key, ids }]))
-      this.nextId = snapshot.nextId
-    }
+    if (snapshot)
+      this.pages = new Map(snapshot.pages.map(([route, key, docs]) => [route, { key, docs }]))
   }
 
   snapshot(): SearchSnapshot {
-    return {
-      json: this.index.toJSON(),
-      pages: [...this.pages].map(([route, { key, ids }]) => [route, key, ids]),
-      nextId: this.nextId,
-    }
+    return { pages: [...this.pages].map(([route, { key, docs }]) => [route, key, docs]) }
   }
 
   private kept(page: SearchablePage) {
     return !this.ignored.some((re) => re.test(page.route))
   }
 
-  private discard(route: string) {
-    for (const id of this.pages.get(route)?.ids ?? []) this.index.discard(id)
-    this.pages.delete(route)
-  }
-
-  /** Makes the index hold exactly `pages`, in this order, touching only pages that changed. */
+  /** Makes the index hold exactly `pages`, in this order, analysing only pages that changed. */
   setPages(pages: SearchablePage[]): void {
-    const kept = pages.filter((page) => this.kept(page))
-    const keys = kept.map(pageKey)
-    const wanted = new Set(kept.map((page) => page.route))
-    for (const route of [...this.pages.keys()]) if (!wanted.has(route)) this.discard(route)
-    const next = new Map<string, { key: string; ids: number[] }>()
-    kept.forEach((page, i) => {
+    const next = new Map<string, { key: string; docs: DocEntry[] }>()
+    for (const page of pages) {
+      if (!this.kept(page)) continue
+      const key = pageKey(page)
       const known = this.pages.get(page.route)
-      if (known?.key === keys[i]) next.set(page.route, known)
-      else next.set(page.route, { key: keys[i], ids: this.add(page) })
-    })
+      next.set(page.route, known?.key === key ? known : { key, docs: analyse(page) })
+    }
     this.pages = next
   }
 
-  /** Discards the documents of `removed` routes and of `pages`, then adds `pages` anew. */
+  /** Drops the documents of `removed` routes and replaces those of `pages` (a new one goes last). */
   updatePages(pages: SearchablePage[], removed: string[]): void {
-    for (const route of removed) this.discard(route)
-    for (const page of pages) {
-      const known = this.pages.get(page.route)
-      for (const id of known?.ids ?? []) this.index.discard(id)
-      if (!this.kept(page)) {
-        this.pages.delete(page.route)
-        continue
-      }
-      // A page keeps its place in the order (a new one goes last).
-      this.pages.set(page.route, { key: pageKey(page), ids: this.add(page) })
-    }
+    for (const route of removed) this.pages.delete(route)
+    for (const page of pages)
+      if (this.kept(page)) this.pages.set(page.route, { key: pageKey(page), docs: analyse(page) })
+      else this.pages.delete(page.route)
   }
 
-  private add(page: SearchablePage): number[] {
-    const docs = toDocuments(page, this.nextId)
-    this.nextId += docs.length
-    this.index.addAll(docs)
-    return docs.map((doc) => doc.id)
-  }
-
-  /** The index as files, in canonical form: unchanged chunks keep their names. */
+  /** The index as files: deterministic, so unchanged chunks keep their names. */
   files(): SearchFiles {
     const { baseUrl, version } = this.settings
-    const json = this.index.toJSON()
-    const shortOf = new Map<number, string>()
-    for (const [short, id] of Object.entries(json.documentIds as Record<string, number>))
-      shortOf.set(id, short)
-    // Documents are numbered in page order, whatever ids they got in the index.
-    const canonical = new Map<string, number>()
+    const postings = new Map<string, Record<string, Record<string, number>>>()
     const contexts: string[] = []
     const context: number[] = []
     const stored: Record<string, StoredFields>[] = []
     const fieldLength: Record<string, number[]> = {}
-    const average = Object.keys(json.fieldIds).map(() => 0)
-    for (const { ids } of this.pages.values())
-      for (const id of ids) {
-        const short = shortOf.get(id)!
-        const n = canonical.size
-        canonical.set(short, n)
-        const fields = (json.storedFields as Record<string, StoredFields>)[short]
-        const name = contextOf(fields.u, baseUrl)
+    const average = FIELDS.map(() => 0)
+    let n = 0
+    for (const { docs } of this.pages.values())
+      for (const doc of docs) {
+        const name = contextOf(doc.stored.u, baseUrl)
         if (name && !contexts.includes(name)) contexts.push(name)
         context[n] = name ? contexts.indexOf(name) : -1
         const chunk = Math.floor(n / STORED_SIZE)
         stored[chunk] ??= {}
-        stored[chunk][n] = fields
-        const lengths = (json.fieldLength as Record<string, number[]>)[short]
-        fieldLength[n] = lengths
-        // MiniSearch's running average, as a fresh index adding the documents in order has it.
-        for (const [f, length] of lengths.entries())
+        stored[chunk][n] = doc.stored
+        fieldLength[n] = doc.lengths
+        // MiniSearch's running average, as it computes it while adding documents in order.
+        for (const [f, length] of doc.lengths.entries())
           average[f] = (average[f] * n + length) / (n + 1)
+        for (const [i, term] of doc.terms.entries()) {
+          let entry = postings.get(term)
+          if (!entry) postings.set(term, (entry = {}))
+          entry[doc.fields[i]] ??= {}
+          entry[doc.fields[i]][n] = doc.counts[i]
+        }
+        n++
       }
 
     const files = new Map<string, string>()
@@ -205,45 +209,30 @@ export class SearchIndex {
       files.set(name, content)
       return name
     }
-    const entries: TermEntry[] = []
-    for (const [term, data] of json.index as TermEntry[]) {
-      const live: TermEntry[1] = {}
-      for (const [field, postings] of Object.entries(data)) {
-        const kept: Record<string, number> = {}
-        let any = false
-        for (const [short, frequency] of Object.entries(postings)) {
-          const n = canonical.get(short)
-          if (n === undefined) continue // a discarded document
-          kept[n] = frequency
-          any = true
-        }
-        if (any) live[field] = kept
-      }
-      if (Object.keys(live).length) entries.push([term, live])
-    }
-    entries.sort((a, b) => (a[0] < b[0] ? -1 : 1))
+    const terms = [...postings.keys()].sort()
     const chunks: SearchRoot['chunks'] = []
-    let run: TermEntry[] = []
+    let run: string[] = []
     let size = 0
     const close = () => {
       if (!run.length) return
-      chunks.push({ file: add('t', JSON.stringify(run)), terms: run.map(([term]) => term) })
+      const entries = run.map((term): TermEntry => [term, postings.get(term)!])
+      chunks.push({ file: add('t', JSON.stringify(entries)), terms: run })
       run = []
       size = 0
     }
-    for (const entry of entries) {
-      const length = JSON.stringify(entry).length
+    for (const term of terms) {
+      const length = JSON.stringify(postings.get(term)).length + term.length + 6
       if (size && size + length > (this.settings.chunkBytes ?? CHUNK_BYTES)) close()
-      run.push(entry)
+      run.push(term)
       size += length
     }
     close()
 
     const storedFiles = Array.from(stored, (chunk = {}) => add('d', JSON.stringify(chunk)))
     const root: SearchRoot = {
-      documentCount: canonical.size,
-      nextId: canonical.size,
-      fieldIds: json.fieldIds,
+      documentCount: n,
+      nextId: n,
+      fieldIds: Object.fromEntries(FIELDS.map((field, f) => [field, f])),
       averageFieldLength: average,
       fieldLength,
       contexts,
