@@ -29,7 +29,9 @@ export class SearchJob {
    * does not keep the process alive.
    */
   constructor() {
-    this.worker = startTsWorker(new URL('./search-indexer.ts', import.meta.url))
+    this.worker = startTsWorker(new URL('./search-indexer.ts', import.meta.url), {
+      maxOldGenerationSizeMb: 256,
+    })
     this.worker.unref()
   }
 

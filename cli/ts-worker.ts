@@ -9,12 +9,20 @@ import { Worker } from 'node:worker_threads'
 
 const REGISTER = new URL('../bin/register-ts.js', import.meta.url).href
 
-export const startTsWorker = (
-  module: URL,
-  workerData?: unknown,
+export interface WorkerOptions {
+  workerData?: unknown
   /** Load the TypeScript sources even when a bundle is there (the dev server's builder). */
-  fresh = false,
-): Worker => {
+  fresh?: boolean
+  /**
+   * Heap size for long-lived data, in MB. V8 lets garbage pile up to a heap size it picks from
+   * the machine's memory; a worker that holds little at a time is told so, which keeps the
+   * build's resident memory flat as the site grows.
+   */
+  maxOldGenerationSizeMb?: number
+}
+
+export const startTsWorker = (module: URL, options: WorkerOptions = {}): Worker => {
+  const { workerData, fresh = false, maxOldGenerationSizeMb } = options
   const bundle = process.env.KEYWARD_DOCS_BUNDLE
   const bundled = bundle && join(bundle, `${basename(fileURLToPath(module), '.ts')}.js`)
   const code =
@@ -25,6 +33,6 @@ export const startTsWorker = (
   return new Worker(code, {
     eval: true,
     workerData,
-    resourceLimits: { maxYoungGenerationSizeMb: 64 },
+    resourceLimits: { maxYoungGenerationSizeMb: 32, maxOldGenerationSizeMb },
   })
 }
