@@ -196,7 +196,10 @@ export class SearchIndex {
           average[f] = (average[f] * n + length) / (n + 1)
         for (const [i, term] of doc.terms.entries()) {
           let entry = postings.get(term)
-          if (!entry) postings.set(term, (entry = {}))
+          if (!entry) {
+            entry = {}
+            postings.set(term, entry)
+          }
           entry[doc.fields[i]] ??= {}
           entry[doc.fields[i]][n] = doc.counts[i]
         }
