@@ -2,7 +2,7 @@
 // pages of 600-1500 words with headings, code, tables, admonitions and cross links.
 // Usage: node bin/run.js bench/generate-corpus.ts [--pages 2000] [--out bench/corpus]
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { join, posix, relative, resolve } from 'node:path'
+import { join, posix, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 
