@@ -1,5 +1,5 @@
 // Static assets: the client script bundle (esbuild) and the stylesheet under hashed names,
-// and the files of content/static/ copied as they are.
+// the sidebars' JSON, and the list of content/static/ (the build copies those files as they are).
 import { createHash } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
@@ -149,10 +149,6 @@ export const listStaticFiles = (staticDir: string, baseUrl: string): Set<string>
           `${baseUrl}${relative(staticDir, join(entry.parentPath, entry.name)).split(sep).join('/')}`,
       ),
   )
-}
-
-export const copyStaticFiles = (staticDir: string, outBase: string): void => {
-  if (existsSync(staticDir)) cpSync(staticDir, outBase, { recursive: true })
 }
 
 export const copyFileTo = (source: string, target: string): void => {

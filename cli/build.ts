@@ -227,15 +227,6 @@ export class SiteBuilder {
     return { ...this.result(routes), cached: 0, stages: [] }
   }
 
-  /** Resolves once the search index has caught up with the edits so far. */
-  async searchIdle(): Promise<void> {
-    while (this.searchTimer || this.pendingSearch.size) {
-      if (this.searchTimer) this.flushSearch()
-      await this.search?.idle()
-    }
-    await this.search?.idle()
-  }
-
   async close(): Promise<void> {
     clearTimeout(this.searchTimer)
     await this.search?.close()
