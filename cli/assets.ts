@@ -1,11 +1,12 @@
 // Static assets: the client script bundle (esbuild) and the stylesheet under hashed names,
 // the sidebars' JSON, and the list of content/static/ (the build copies those files as they are).
 import { createHash } from 'node:crypto'
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
-import { dirname, join, relative, sep } from 'node:path'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build, transform } from 'esbuild'
 import type { SidebarItem, SiteAssets } from '../templates/model.ts'
+import { type BuildCache, hashInput, templatesKey } from './build-cache.ts'
 
 export const TEMPLATES_DIR = fileURLToPath(new URL('../templates/', import.meta.url))
 /** The toolchain's own folder (where its node_modules are). */
@@ -151,7 +152,19 @@ export const listStaticFiles = (staticDir: string, baseUrl: string): Set<string>
   )
 }
 
-export const copyFileTo = (source: string, target: string): void => {
-  mkdirSync(dirname(target), { recursive: true })
-  cpSync(source, target)
+/** The client bundle, from the build cache when the templates are unchanged. */
+export const cachedClientAssets = async (
+  cache: BuildCache | undefined,
+  baseUrl: string,
+  dev: boolean,
+): Promise<ClientAssets> => {
+  const key = hashInput([templatesKey(), dev, baseUrl])
+  const cached = cache?.entry<{
+    assets: ClientAssets['assets']
+    files: [string, string | Uint8Array][]
+  }>('client', key)
+  if (cached) return { assets: cached.assets, files: new Map(cached.files) }
+  const built = await buildAssets(baseUrl, dev)
+  cache?.storeEntry('client', key, { assets: built.assets, files: [...built.files] })
+  return built
 }

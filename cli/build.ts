@@ -1,37 +1,28 @@
 // The site build: reads config and docs, renders Markdown (through the build cache and the
 // render workers), resolves sidebars, checks links and writes the static tree while the search
 // worker indexes. `SiteBuilder` keeps its state so the dev server can rebuild only the pages an
-// edit touches.
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import type { PageModel, SiteAssets, SiteModel } from '../templates/model.ts'
-import { renderPage } from '../templates/render.tsx'
-import {
-  buildAssets,
-  type ClientAssets,
-  copyFileTo,
-  hashOf,
-  listStaticFiles,
-  sidebarData,
-} from './assets.ts'
-import { BuildCache, hashInput, pipelineKey, searchCodeKey, templatesKey } from './build-cache.ts'
+// edit touches. Writing is cli/site-output.ts; the docs' derived data is cli/site-docs.ts.
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import type { SiteAssets, SiteModel } from '../templates/model.ts'
+import { cachedClientAssets, listStaticFiles } from './assets.ts'
+import { BuildCache, pipelineKey } from './build-cache.ts'
 import { type ResolvedConfig, resolveConfig } from './config.ts'
 import { loadDocs, readDoc } from './content.ts'
-import type { RendererInit } from './doc-renderer.ts'
-import { createDocRenderer } from './doc-renderer.ts'
+import { createDocRenderer, type DocRenderer, type RendererInit } from './doc-renderer.ts'
 import { BuildFailedError, type Diagnostic, Diagnostics } from './errors.ts'
 import { readLastUpdated } from './git.ts'
 import type { LinkTarget } from './links.ts'
-import { PAGE_DATA_FILE, routeDir, writePage } from './output.ts'
+import { routeDir } from './output.ts'
 import { OutputWriter } from './output-writer.ts'
 import type { RenderedDoc } from './pages.ts'
 import type { DocRenderResult } from './render-doc.ts'
 import { renderDocs } from './render-docs.ts'
 import { POOL_THRESHOLD } from './render-pool.ts'
-import { SEARCH_DIR, type SearchFiles } from './search-index.ts'
 import { SearchJob } from './search-job.ts'
+import { SearchUpdates } from './search-updates.ts'
 import { type DocState, SiteDocs, sidebarFields } from './site-docs.ts'
-import { generateSitemap } from './sitemap.ts'
+import { SiteOutput } from './site-output.ts'
 import { Stages, type StageTiming } from './stages.ts'
 
 export interface BuildOptions {
@@ -65,29 +56,24 @@ export interface BuildResult {
   stages: StageTiming[]
 }
 
-const copyTo = (file: string, content: string) => {
-  mkdirSync(dirname(file), { recursive: true })
-  writeFileSync(file, content)
-}
-
 /** Where a build keeps its cache unless told otherwise. */
 export const defaultCacheDir = (root: string) => join(root, '.cache', 'docs')
 
 export class SiteBuilder {
   private config!: ResolvedConfig
   private siteAssets!: SiteAssets
-  private outBase = ''
   private site!: SiteDocs
   private init!: RendererInit
+  private renderer: DocRenderer | undefined
   private targets = new Map<string, LinkTarget>()
   /** Image copies: source file to output path below the base URL. */
   private copies = new Map<string, string>()
+  /** Images already in the output (dev server). */
   private copied = new Set<string>()
   private staticFiles = new Set<string>()
   private diagnostics = new Diagnostics()
   private search: SearchJob | undefined
-  private searchTimer: NodeJS.Timeout | undefined
-  private pendingSearch = new Set<string>()
+  private searchUpdates: SearchUpdates | undefined
 
   constructor(private readonly options: BuildOptions) {}
 
@@ -95,13 +81,12 @@ export class SiteBuilder {
   async buildAll(): Promise<BuildResult> {
     const stages = new Stages()
     this.diagnostics = new Diagnostics()
-    clearTimeout(this.searchTimer)
+    this.searchUpdates?.cancel()
     // The search worker loads its code while Markdown renders.
     this.search ??= new SearchJob()
     stages.start('config and sources')
     this.config = await resolveConfig({ root: this.options.root, fresh: this.options.fresh })
     const { site: siteConfig, docsDir } = this.config
-    this.outBase = join(this.options.outDir, ...siteConfig.baseUrl.split('/').filter(Boolean))
     const lastUpdated = readLastUpdated(docsDir)
     const cacheDir = this.options.cacheDir ?? defaultCacheDir(this.config.root)
     const cache = cacheDir
@@ -123,7 +108,8 @@ export class SiteBuilder {
       routes: sources.map((doc) => [doc.file, doc.route]),
       staticFiles: [...this.staticFiles],
     }
-    const assets = this.clientAssets(cache)
+    this.renderer = undefined
+    const client = cachedClientAssets(cache, siteConfig.baseUrl, this.options.dev ?? false)
 
     stages.start('markdown')
     const rendered = await renderDocs(sources, this.init, {
@@ -153,35 +139,46 @@ export class SiteBuilder {
         this.options.outDir,
         this.options.dev ? undefined : cache?.output,
       )
-      const searched = this.writeSearch(cache, writer)
-      this.writeStatic(writer)
-      const client = await assets
-      for (const [path, content] of client.files)
-        writer.write(this.below(path), hashOf(content), () => content)
-      this.siteAssets = { ...client.assets, sidebars: {} }
-      this.writeSidebarData(writer)
+      const output = new SiteOutput(this.options.outDir, siteConfig.baseUrl, writer)
+      const search = this.search.index(
+        {
+          baseUrl: siteConfig.baseUrl,
+          version: siteConfig.versions[0].name,
+          ignore: siteConfig.search.ignorePatterns,
+        },
+        this.site.searchablePages(),
+        join(this.options.outDir, ...siteConfig.baseUrl.split('/').filter(Boolean)),
+        cache,
+        cacheDir,
+      )
+      output.writeStatic(this.config.staticDir, this.staticFiles)
+      const { assets, files } = await client
+      output.writeClient({ assets, files })
+      this.siteAssets = { ...assets, sidebars: output.writeSidebarData(this.site.sidebars) }
 
       stages.start('pages')
-      const siteKey = hashInput([templatesKey(), this.model])
+      const site = this.model
+      const siteKey = SiteOutput.siteKey(site)
       const pages = this.site.states.map((state) => this.site.pageModel(state))
-      const stale = pages.filter((page) => !this.pageUnchanged(writer, siteKey, page))
+      const stale = output.stalePages(siteKey, pages)
       if (pool && stale.length >= POOL_THRESHOLD) {
-        await pool.writePages(this.model, stale, this.options.outDir)
-        for (const page of stale) this.recordPage(writer, siteKey, page)
-      } else for (const page of stale) this.writePage(writer, siteKey, page)
+        await pool.writePages(site, stale, this.options.outDir)
+        output.recordPages(siteKey, stale)
+      } else for (const page of stale) output.writePage(site, siteKey, page)
       const routes = pages.map((page) => page.route)
-      routes.push(...this.writeSpecialPages(writer, siteKey))
+      routes.push(...output.writeSpecialPages(site, this.site, siteKey))
+      output.writeImages(this.copies)
+      this.copied = new Set(this.copies.values())
 
       stages.start('search index')
-      await searched
-      const result = this.result(routes, writer)
+      output.writeSearch(await search)
       const record = writer.finish()
       if (cache) {
         cache.setOutput(record, writer.written + writer.removed > 0)
         cache.save()
       }
       stages.end()
-      return { ...result, cached: rendered.cached, stages: stages.list }
+      return { ...this.result(routes, true), cached: rendered.cached, stages: stages.list }
     } finally {
       await pool?.close()
     }
@@ -193,7 +190,7 @@ export class SiteBuilder {
     const changed: DocState[] = []
     let sidebarsChanged = false
     let idsChanged = false
-    const renderer = createDocRenderer(this.init)
+    this.renderer ??= createDocRenderer(this.init)
     for (const file of files) {
       const before = this.site.docs.get(file)
       if (!before || !existsSync(file)) return this.buildAll()
@@ -204,7 +201,7 @@ export class SiteBuilder {
       )
       if (!source || source.route !== before.source.route || source.id !== before.source.id)
         return this.buildAll()
-      const outcome = renderer.render(source)
+      const outcome = this.renderer.render(source)
       for (const [from, to] of outcome.copies) this.copies.set(from, to)
       const state = { source, rendered: this.report(outcome.result) }
       sidebarsChanged ||= sidebarFields(state) !== sidebarFields(before)
@@ -213,36 +210,35 @@ export class SiteBuilder {
       this.targets.set(source.route, { ids: new Set(state.rendered.ids) })
       changed.push(state)
     }
+    const output = new SiteOutput(this.options.outDir, this.config.site.baseUrl)
     if (sidebarsChanged) {
       this.site.resolveSidebars(this.diagnostics)
-      this.writeSidebarData()
+      this.siteAssets.sidebars = output.writeSidebarData(this.site.sidebars)
     }
     // Other pages' anchors into the edited ones can only break when their ids change.
     this.checkLinks(idsChanged ? undefined : changed)
-    const routes = this.writeDocs(sidebarsChanged ? this.site.states : changed)
-    if (sidebarsChanged) this.writeSitemap()
-    for (const state of sidebarsChanged ? this.site.states : changed)
-      this.pendingSearch.add(state.source.file)
-    this.scheduleSearch()
-    return { ...this.result(routes), cached: 0, stages: [] }
+    const states = sidebarsChanged ? this.site.states : changed
+    const site = this.model
+    const routes = states.map((state) => {
+      const page = this.site.pageModel(state)
+      output.writePage(site, '', page)
+      return page.route
+    })
+    if (sidebarsChanged) output.writeSitemap(this.site)
+    output.writeImages(new Map([...this.copies].filter(([, out]) => !this.copied.has(out))))
+    for (const out of this.copies.values()) this.copied.add(out)
+    this.searchUpdates ??= new SearchUpdates(this.search!)
+    this.searchUpdates.schedule(this.site, states)
+    return { ...this.result(routes, false), cached: 0, stages: [] }
   }
 
   async close(): Promise<void> {
-    clearTimeout(this.searchTimer)
+    this.searchUpdates?.cancel()
     await this.search?.close()
     this.search = undefined
   }
 
-  /** Copies the images the docs use (all of them through `writer` in a full build). */
-  private result(routes: string[], writer?: OutputWriter) {
-    if (writer) this.copied.clear()
-    for (const [source, out] of this.copies) {
-      if (this.copied.has(out)) continue
-      if (writer) writer.write(this.below(out), out, () => readFileSync(source))
-      else copyFileTo(source, join(this.outBase, out))
-      this.copied.add(out)
-    }
-    const full = writer !== undefined
+  private result(routes: string[], full: boolean) {
     return { routes, errors: this.diagnostics.errors, warnings: this.diagnostics.warnings, full }
   }
 
@@ -264,163 +260,8 @@ export class SiteBuilder {
     )
   }
 
-  /** A path below the output folder for `path` below the base URL. */
-  private below(path: string): string {
-    return `${this.config.site.baseUrl.slice(1)}${path}`
-  }
-
-  /** The sidebars as JSON for client navigation; pages name them, so this precedes page writes. */
-  private writeSidebarData(writer?: OutputWriter): void {
-    const { files, urls } = sidebarData(this.config.site.baseUrl, this.site.sidebars)
-    for (const [path, json] of files)
-      if (writer) writer.write(this.below(path), path, () => json)
-      else copyTo(join(this.outBase, path), json)
-    this.siteAssets.sidebars = urls
-  }
-
-  /** The client bundle, from the cache when the templates are unchanged. */
-  private async clientAssets(cache: BuildCache | undefined): Promise<ClientAssets> {
-    const dev = this.options.dev ?? false
-    const key = hashInput([templatesKey(), dev, this.config.site.baseUrl])
-    const cached = cache?.entry<{
-      assets: ClientAssets['assets']
-      files: [string, string | Uint8Array][]
-    }>('client', key)
-    if (cached) return { assets: cached.assets, files: new Map(cached.files) }
-    const built = await buildAssets(this.config.site.baseUrl, dev)
-    cache?.storeEntry('client', key, { assets: built.assets, files: [...built.files] })
-    return built
-  }
-
-  /** Files of content/static/, copied as they are. */
-  private writeStatic(writer: OutputWriter): void {
-    const { staticDir } = this.config
-    const { baseUrl } = this.config.site
-    for (const path of this.staticFiles) {
-      const source = join(staticDir, path.slice(baseUrl.length))
-      const stat = statSync(source)
-      writer.write(this.below(path.slice(baseUrl.length)), `${stat.size}:${stat.mtimeMs}`, () =>
-        readFileSync(source),
-      )
-    }
-  }
-
   private get model(): SiteModel {
     return { config: this.config.site, assets: this.siteAssets, sidebars: this.site.sidebars }
-  }
-
-  private pagePaths(page: PageModel): [string, string] {
-    const dir = page.route.split('/').filter(Boolean).join('/')
-    const prefix = dir ? `${dir}/` : ''
-    return [`${prefix}index.html`, `${prefix}${PAGE_DATA_FILE}`]
-  }
-
-  private pageUnchanged(writer: OutputWriter, siteKey: string, page: PageModel): boolean {
-    const key = hashInput([siteKey, page])
-    return this.pagePaths(page).every((path) => writer.unchanged(path, key))
-  }
-
-  private recordPage(writer: OutputWriter, siteKey: string, page: PageModel): void {
-    const key = hashInput([siteKey, page])
-    for (const path of this.pagePaths(page)) writer.recordWritten(path, key)
-  }
-
-  private writePage(writer: OutputWriter, siteKey: string, page: PageModel): void {
-    const key = hashInput([siteKey, page])
-    const [html, data] = this.pagePaths(page)
-    writer.write(html, key, () => renderPage(this.model, page))
-    writer.write(data, key, () => JSON.stringify(page))
-  }
-
-  /** Dev server edits: the pages of `states`, written as they are. */
-  private writeDocs(states: DocState[]): string[] {
-    const site = this.model
-    return states.map((state) => {
-      const page = this.site.pageModel(state)
-      writePage(this.options.outDir, page, renderPage(site, page))
-      return page.route
-    })
-  }
-
-  private writeSpecialPages(writer: OutputWriter, siteKey: string): string[] {
-    const { landing, notFound, search } = this.site.specialPages()
-    const routes: string[] = []
-    for (const page of [landing, search])
-      if (page) {
-        this.writePage(writer, siteKey, page)
-        routes.push(page.route)
-      }
-    // The not-found page lives at `<base>404.html`, where static hosts look for it.
-    writer.write(this.below('404.html'), hashInput([siteKey, notFound]), () =>
-      renderPage(this.model, notFound),
-    )
-    const sitemap = this.sitemap()
-    writer.write(this.below('sitemap.xml'), hashOf(sitemap), () => sitemap)
-    return routes
-  }
-
-  /** Builds the search index in its worker (or takes it from the cache) and writes it. */
-  private async writeSearch(cache: BuildCache | undefined, writer: OutputWriter): Promise<void> {
-    const { site } = this.config
-    const settings = {
-      baseUrl: site.baseUrl,
-      version: site.versions[0].name,
-      ignore: site.search.ignorePatterns,
-    }
-    const pages = this.site.searchablePages()
-    const key = hashInput([settings, pages])
-    let search = cache?.entry<SearchFiles>('search', key)
-    if (!search) {
-      // In the dev server the worker keeps the index and writes its updates itself.
-      const cacheDir = this.options.cacheDir ?? defaultCacheDir(this.config.root)
-      const snapshot = cacheDir
-        ? { path: join(cacheDir, 'search-index.bin'), key: hashInput([settings, searchCodeKey()]) }
-        : undefined
-      await this.search!.init(settings, this.outBase, snapshot)
-      search = await this.search!.set(pages)
-      cache?.storeEntry('search', key, search)
-    }
-    for (const [name, content] of search.files)
-      writer.write(this.below(`${SEARCH_DIR}/${name}`), name, () => content)
-    const manifest = JSON.stringify(search.manifest)
-    writer.write(this.below('search-manifest.json'), manifest, () => manifest)
-  }
-
-  /**
-   * After an edit, the dev server updates the search index in its worker once edits pause, off
-   * the edit-to-reload path; only the edited pages' entries are replaced.
-   */
-  private scheduleSearch(): void {
-    clearTimeout(this.searchTimer)
-    this.searchTimer = setTimeout(() => this.flushSearch(), 200)
-  }
-
-  private flushSearch(): void {
-    clearTimeout(this.searchTimer)
-    this.searchTimer = undefined
-    const states = [...this.pendingSearch].flatMap((file) => this.site.docs.get(file) ?? [])
-    this.pendingSearch.clear()
-    if (!states.length) return
-    const pages = this.site.searchablePages(states)
-    const listed = new Set(pages.map((page) => page.route))
-    const removed = states.map((s) => s.source.route).filter((route) => !listed.has(route))
-    void this.search?.update(pages, removed).catch((error) => {
-      console.error(`search index update failed: ${error.message}`)
-    })
-  }
-
-  private sitemap(): string {
-    const { site } = this.config
-    return generateSitemap(
-      site.url,
-      this.site.sitemapEntries(),
-      site.sitemap.ignorePatterns,
-      site.sitemap.changefreq,
-    )
-  }
-
-  private writeSitemap(): void {
-    writeFileSync(join(this.outBase, 'sitemap.xml'), this.sitemap())
   }
 
   /** Folder of a route in the output tree. */

@@ -1,6 +1,8 @@
 // Main-thread side of the search worker (cli/search-indexer.ts): requests run one after
 // another; the build awaits its index, the dev server lets updates run in the background.
+import { join } from 'node:path'
 import type { Worker } from 'node:worker_threads'
+import { type BuildCache, hashInput, searchCodeKey } from './build-cache.ts'
 import type { SearchablePage, SearchFiles, SearchManifest, SearchSettings } from './search-index.ts'
 import { startTsWorker } from './ts-worker.ts'
 
@@ -72,6 +74,30 @@ export class SearchJob {
   /** Replaces the given pages' entries and writes the files that changed (the dev server). */
   update(pages: SearchablePage[], removed: string[]) {
     return this.ask({ type: 'update', pages, removed })
+  }
+
+  /**
+   * The build's index of `pages`: from the build cache when the pages are the same, else from
+   * the worker, which starts from the last build's index kept in `cacheDir` (and the dev
+   * server's worker keeps it for the updates that follow).
+   */
+  async index(
+    settings: SearchSettings,
+    pages: SearchablePage[],
+    outBase: string,
+    cache: BuildCache | undefined,
+    cacheDir: string | false,
+  ): Promise<SearchFiles> {
+    const key = hashInput([settings, pages])
+    const cached = cache?.entry<SearchFiles>('search', key)
+    if (cached) return cached
+    const snapshot = cacheDir
+      ? { path: join(cacheDir, 'search-index.bin'), key: hashInput([settings, searchCodeKey()]) }
+      : undefined
+    await this.init(settings, outBase, snapshot)
+    const files = await this.set(pages)
+    cache?.storeEntry('search', key, files)
+    return files
   }
 
   /** Resolves once the requests sent so far are done. */
