@@ -150,6 +150,7 @@ export class SiteBuilder {
         join(this.options.outDir, ...siteConfig.baseUrl.split('/').filter(Boolean)),
         cache,
         cacheDir,
+        this.options.dev,
       )
       output.writeStatic(this.config.staticDir, this.staticFiles)
       const { assets, files } = await client

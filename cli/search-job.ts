@@ -87,10 +87,12 @@ export class SearchJob {
     outBase: string,
     cache: BuildCache | undefined,
     cacheDir: string | false,
+    /** The dev server: the worker must hold the index for the updates that follow. */
+    keep = false,
   ): Promise<SearchFiles> {
     const key = hashInput([settings, pages])
     const cached = cache?.entry<SearchFiles>('search', key)
-    if (cached) return cached
+    if (cached && !keep) return cached
     const snapshot = cacheDir
       ? { path: join(cacheDir, 'search-index.bin'), key: hashInput([settings, searchCodeKey()]) }
       : undefined

@@ -153,7 +153,12 @@ test('editing a page body rebuilds only that page and tells open tabs to reload 
 })
 
 test("after an edit the search index replaces that page's entries in the background", async (t) => {
-  const { site, server, events } = await startListening(t)
+  const site = createSite(t, docs)
+  // A dev server started before leaves the build cache warm: the index must still be kept.
+  await (await startDev(t, site)).close()
+  const server = await startDev(t, site)
+  const events = await listen(server)
+  t.teardown(events.close)
   const searchFor = async (q: string) => {
     const manifest = await (await get(server, '/docs/search-manifest.json')).json()
     const rootUrl: string = manifest.versions.current
