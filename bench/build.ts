@@ -1,11 +1,14 @@
 // Benchmark: `docs build` of the synthetic corpus, in a fresh process each run, reporting the
-// wall time and peak RSS (from /usr/bin/time: the process with its worker threads). Cold runs
+// wall time, the CPU time of all its threads and peak RSS (from /usr/bin/time: the process with
+// its worker threads), and the load average (the machine is shared: CPU time is the steadier
+// figure when others load it). Cold runs
 // start without output or build cache; with --warm, each cold run is followed by a build with
 // nothing changed and one with one page changed, whose output is compared byte for byte with a
 // cold build of the same sources.
 // Usage: node bin/run.js bench/build.ts [--pages 2000] [--runs 3] [--workers N] [--warm]
 import { spawnSync } from 'node:child_process'
 import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -34,7 +37,7 @@ const docsBuild = (outDir: string, extra: string[] = []) => {
     '/usr/bin/time',
     [
       '-f',
-      '%M',
+      '%M %U %S',
       process.execPath,
       join(root, 'bin/docs.js'),
       '--root',
@@ -49,8 +52,8 @@ const docsBuild = (outDir: string, extra: string[] = []) => {
   )
   const seconds = (performance.now() - started) / 1000
   if (child.status !== 0) throw new Error(`build failed:\n${child.stderr}`)
-  const rssMb = Number(child.stderr.trim().split('\n').at(-1)) / 1024
-  return { seconds, rssMb }
+  const [rssKb, user, system] = child.stderr.trim().split('\n').at(-1)!.split(' ').map(Number)
+  return { seconds, rssMb: rssKb / 1024, cpu: user + system }
 }
 
 /** Every file below `dir`, path to content. */
@@ -72,10 +75,10 @@ const sameTree = (a: string, b: string) => {
   )
 }
 
-const format = ({ seconds, rssMb }: { seconds: number; rssMb: number }) =>
-  `${seconds.toFixed(2)} s, peak RSS ${rssMb.toFixed(0)} MiB`
+const format = ({ seconds, rssMb, cpu }: { seconds: number; rssMb: number; cpu: number }) =>
+  `${seconds.toFixed(2)} s wall, ${cpu.toFixed(2)} s CPU (all threads), peak RSS ${rssMb.toFixed(0)} MiB, load ${loadavg()[0].toFixed(1)}`
 
-const cold: { seconds: number; rssMb: number }[] = []
+const cold: { seconds: number; rssMb: number; cpu: number }[] = []
 const page = join(corpus, 'content/docs/admin/topic-3/page-7.md')
 for (let run = 0; run < Number(values.runs); run++) {
   rmSync(out, { recursive: true, force: true })
