@@ -152,16 +152,25 @@ export class SearchIndex {
     return !this.ignored.some((re) => re.test(page.route))
   }
 
-  /** Makes the index hold exactly `pages`, in this order, analysing only pages that changed. */
-  setPages(pages: SearchablePage[]): void {
+  /**
+   * Makes the index hold exactly `pages`, in this order, analysing only pages that changed;
+   * returns how many it analysed.
+   */
+  setPages(pages: SearchablePage[]): number {
     const next = new Map<string, { key: string; docs: DocEntry[] }>()
+    let analysed = 0
     for (const page of pages) {
       if (!this.kept(page)) continue
       const key = pageKey(page)
       const known = this.pages.get(page.route)
-      next.set(page.route, known?.key === key ? known : { key, docs: analyse(page) })
+      if (known?.key === key) next.set(page.route, known)
+      else {
+        next.set(page.route, { key, docs: analyse(page) })
+        analysed++
+      }
     }
     this.pages = next
+    return analysed
   }
 
   /** Drops the documents of `removed` routes and replaces those of `pages` (a new one goes last). */

@@ -25,6 +25,9 @@ const writeSnapshot = (file: SnapshotFile, snapshot: SearchSnapshot) => {
   renameSync(temporary, file.path)
 }
 
+/** The snapshot is rewritten once more pages than this differ from it. */
+const SNAPSHOT_AFTER = 20
+
 let index: SearchIndex | undefined
 let snapshot: SnapshotFile | undefined
 let outBase = ''
@@ -40,10 +43,12 @@ const handle = (request: SearchRequest): SearchResponse => {
       return { type: 'done' }
     case 'set': {
       // The build writes these files itself, through its output writer.
-      index!.setPages(request.pages)
+      const analysed = index!.setPages(request.pages)
       const { files, manifest } = index!.files()
       previous = new Set(files.keys())
-      if (snapshot) writeSnapshot(snapshot, index!.snapshot())
+      // Rewriting the snapshot costs more than analysing a few pages again next time.
+      if (snapshot && (analysed > SNAPSHOT_AFTER || !existsSync(snapshot.path)))
+        writeSnapshot(snapshot, index!.snapshot())
       return { type: 'done', files: [...files], manifest }
     }
     case 'update': {
