@@ -228,7 +228,8 @@ export class SearchIndex {
     const close = () => {
       if (!run.length) return
       const entries = run.map((term): TermEntry => [term, postings.get(term)!])
-      chunks.push({ file: add('t', JSON.stringify(entries)), terms: run })
+      const json = JSON.stringify(entries)
+      chunks.push({ file: add('t', json), size: json.length, terms: run })
       run = []
       size = 0
     }

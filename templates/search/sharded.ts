@@ -21,12 +21,15 @@ export interface SearchRoot {
   /** Search contexts (guides); `context[id]` is an index into it, or -1. */
   contexts: string[]
   context: number[]
-  /** Term chunk file names (beside the root), and the sorted terms each holds. */
-  chunks: { file: string; terms: string[] }[]
+  /** Term chunk file names (beside the root), their sizes, and the sorted terms each holds. */
+  chunks: { file: string; size: number; terms: string[] }[]
   /** Stored-field chunk file names; document `id` is in `stored[Math.floor(id / storedSize)]`. */
   stored: string[]
   storedSize: number
 }
+
+/** At most this many bytes of term chunks are fetched for the words a query reaches indirectly. */
+export const QUERY_BYTES = 384 * 1024
 
 /** Every index term the query can reach, exactly, by prefix or by a typo. */
 const candidateTerms = (vocabulary: MiniSearch<SearchDocument>, query: string): Set<string> => {
@@ -58,6 +61,8 @@ export class ShardedIndex {
   constructor(
     private readonly root: SearchRoot,
     private readonly fetchJson: (file: string) => Promise<unknown>,
+    /** Bytes of chunks a query may fetch for words it reaches indirectly. */
+    private readonly queryBytes = QUERY_BYTES,
   ) {
     // Each term is its own document whose text is the term itself.
     this.vocabulary = new MiniSearch<SearchDocument>({
@@ -104,16 +109,42 @@ export class ShardedIndex {
 
   /** The results of `q` in `context` ('all' for the whole site), best first. */
   async search(q: string, context: string): Promise<SearchResult[]> {
-    const chunks = new Set<number>()
-    for (const term of candidateTerms(this.vocabulary, q)) {
-      const chunk = this.chunkOf.get(term)
-      if (chunk !== undefined) chunks.add(chunk)
-    }
-    await this.load(chunks)
+    await this.load(this.chunksFor(q))
     const wanted = this.root.contexts.indexOf(context)
     const filter =
       wanted === -1 ? undefined : (result: SearchResult) => this.root.context[result.id] === wanted
     return runSearch(this.index!, q, filter)
+  }
+
+  /**
+   * The chunks a query needs: those of its own words, always; then those of the words it reaches
+   * by prefix or by a typo, shortest words first, while the new chunks stay within
+   * QUERY_BYTES. On a small site that is every word it reaches (the results are those of the
+   * whole index); on a large one a one- or two-letter prefix does not fetch half the index.
+   */
+  private chunksFor(q: string): Set<number> {
+    const own = new Set(
+      (INDEX_OPTIONS.tokenize!(q) ?? []).map((token) => INDEX_OPTIONS.processTerm!(token)),
+    )
+    const chunks = new Set<number>()
+    const reached = [...candidateTerms(this.vocabulary, q)]
+    for (const term of reached) {
+      const chunk = this.chunkOf.get(term)
+      if (chunk !== undefined && own.has(term)) chunks.add(chunk)
+    }
+    let budget = this.queryBytes
+    const others = reached
+      .filter((term) => !own.has(term))
+      .sort((a, b) => a.length - b.length || (a < b ? -1 : 1))
+    for (const term of others) {
+      const chunk = this.chunkOf.get(term)
+      if (chunk === undefined || chunks.has(chunk)) continue
+      const cost = this.loaded.has(chunk) ? 0 : this.root.chunks[chunk].size
+      if (cost > budget) continue
+      budget -= cost
+      chunks.add(chunk)
+    }
+    return chunks
   }
 
   /** The stored fields of documents `ids`, fetching the chunks they are in. */

@@ -221,3 +221,38 @@ test('an index updated page by page, through a snapshot, writes the bytes a fres
   t.deepEqual(a.manifest, b.manifest)
   t.deepEqual([...a.files].sort(), [...b.files].sort())
 })
+
+test('a short prefix fetches its own word and, within the byte budget, the shortest words it reaches', async (t) => {
+  const words = Array.from({ length: 40 }, (_, i) => `server${'x'.repeat(i)}`)
+  const pages = words.map((word, i) => ({
+    route: `/docs/g/p${i}/`,
+    title: `Page ${i}`,
+    breadcrumbs: [],
+    sections: [{ id: '', heading: '', text: `${word} ${'filler '.repeat(20)}` }],
+  }))
+  const search = new SearchIndex({
+    baseUrl: '/docs/',
+    version: 'current',
+    ignore: [],
+    chunkBytes: 64,
+  })
+  search.setPages(pages)
+  const { files, manifest } = search.files()
+  const root = JSON.parse(files.get(manifest.versions.current.split('/').at(-1)!)!)
+  const fetched: string[] = []
+  const budget = 600
+  const sharded = new ShardedIndex(
+    root,
+    async (file) => {
+      fetched.push(file)
+      return JSON.parse(files.get(file)!)
+    },
+    budget,
+  )
+  const hits = await sharded.search('serv', 'all')
+  const bytes = fetched.reduce((n, file) => n + files.get(file)!.length, 0)
+  t.true(bytes <= budget, `${bytes} bytes fetched`)
+  t.true(hits.length > 0, 'the shortest completions are found')
+  const stored = await sharded.stored([hits[0].id])
+  t.is(stored.get(hits[0].id)!.u, '/docs/g/p0/', 'the shortest word first')
+})
