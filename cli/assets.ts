@@ -1,13 +1,16 @@
 // Static assets: the client script bundle (esbuild) and the stylesheet under hashed names,
-// and the files of content/static/ copied as they are.
+// the sidebars' JSON, and the list of content/static/ (the build copies those files as they are).
 import { createHash } from 'node:crypto'
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { dirname, join, relative, sep } from 'node:path'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build, transform } from 'esbuild'
 import type { SidebarItem, SiteAssets } from '../templates/model.ts'
+import { type BuildCache, hashInput, templatesKey } from './build-cache.ts'
 
 export const TEMPLATES_DIR = fileURLToPath(new URL('../templates/', import.meta.url))
+/** The toolchain's own folder (where its node_modules are). */
+export const PACKAGE_ROOT = fileURLToPath(new URL('../', import.meta.url))
 
 /** The 8-hex content hash in asset file names. */
 export const hashOf = (content: string | Uint8Array) =>
@@ -53,9 +56,15 @@ export const bundleClient = async (outBase: string, dev: boolean) => {
     write: false,
     metafile: true,
     logLevel: 'silent',
+    // Aliases and packages resolve from the toolchain's folder wherever the site lives.
+    absWorkingDir: PACKAGE_ROOT,
   })
-  mkdirSync(join(outBase, 'assets', 'js'), { recursive: true })
-  for (const file of result.outputFiles) writeFileSync(file.path, file.contents)
+  const files = new Map<string, Uint8Array>(
+    result.outputFiles.map((file) => [
+      relative(outBase, file.path).split(sep).join('/'),
+      file.contents,
+    ]),
+  )
   const entryOutput = (name: string) =>
     Object.entries(result.metafile.outputs).find(([, output]) =>
       output.entryPoint?.endsWith(name),
@@ -75,6 +84,7 @@ export const bundleClient = async (outBase: string, dev: boolean) => {
   }
   visit(entryOutput('client/main.ts')!)
   return {
+    files,
     initial: [...initial].map(outputUrl),
     modules: Object.keys(result.metafile.inputs),
     js: url('client/main.ts')!,
@@ -84,45 +94,49 @@ export const bundleClient = async (outBase: string, dev: boolean) => {
   }
 }
 
-/** Writes hashed CSS and JS below `outBase` (the folder served at the base URL). */
-export const writeAssets = async (
-  outBase: string,
-  baseUrl: string,
-  dev: boolean,
-): Promise<Omit<SiteAssets, 'sidebars'>> => {
+/** The client's files below the base URL (hashed CSS and JS), and their addresses. */
+export interface ClientAssets {
+  assets: Omit<SiteAssets, 'sidebars'>
+  files: Map<string, string | Uint8Array>
+}
+
+/** Builds the stylesheet and the script bundles; nothing is written. */
+export const buildAssets = async (baseUrl: string, dev: boolean): Promise<ClientAssets> => {
   const { code: css } = await transform(readFileSync(join(TEMPLATES_DIR, 'styles.css'), 'utf8'), {
     loader: 'css',
     minify: true,
   })
   const cssFile = `assets/css/styles.${hashOf(css)}.css`
-  mkdirSync(join(outBase, 'assets', 'css'), { recursive: true })
-  writeFileSync(join(outBase, cssFile), css)
-  const js = await bundleClient(outBase, dev)
+  // esbuild wants an output folder; paths are taken relative to it and nothing lands there.
+  const js = await bundleClient(join(PACKAGE_ROOT, '.docs-client'), dev)
+  const files = new Map<string, string | Uint8Array>([[cssFile, css], ...js.files])
   return {
-    css: `${baseUrl}${cssFile}`,
-    js: `${baseUrl}${js.js}`,
-    searchWorker: `${baseUrl}${js.searchWorker}`,
-    searchPage: `${baseUrl}${js.searchPage}`,
-    preload: js.initial.filter((path) => path !== js.js).map((path) => `${baseUrl}${path}`),
-    devReload: js.devReload && `${baseUrl}${js.devReload}`,
+    files,
+    assets: {
+      css: `${baseUrl}${cssFile}`,
+      js: `${baseUrl}${js.js}`,
+      searchWorker: `${baseUrl}${js.searchWorker}`,
+      searchPage: `${baseUrl}${js.searchPage}`,
+      preload: js.initial.filter((path) => path !== js.js).map((path) => `${baseUrl}${path}`),
+      devReload: js.devReload && `${baseUrl}${js.devReload}`,
+    },
   }
 }
 
-/** Writes each sidebar as `assets/data/sidebar-<id>.<hash>.json`; returns their addresses. */
-export const writeSidebarData = (
-  outBase: string,
+/** Each sidebar as `assets/data/sidebar-<id>.<hash>.json`: files below the base URL and addresses. */
+export const sidebarData = (
   baseUrl: string,
   sidebars: Record<string, SidebarItem[]>,
-): Record<string, string> => {
-  mkdirSync(join(outBase, 'assets', 'data'), { recursive: true })
-  return Object.fromEntries(
-    Object.entries(sidebars).map(([id, items]) => {
-      const json = JSON.stringify(items)
-      const file = `assets/data/sidebar-${id}.${hashOf(json)}.json`
-      writeFileSync(join(outBase, file), json)
-      return [id, `${baseUrl}${file}`]
-    }),
-  )
+): { files: Map<string, string>; urls: Record<string, string> } => {
+  const files = new Map<string, string>()
+  const urls: Record<string, string> = {}
+  for (const [id, items] of Object.entries(sidebars)) {
+    const json = JSON.stringify(items)
+    const file = `assets/data/sidebar-${id}.${hashOf(json)}.json`
+    files.set(file, json)
+    urls[id] = `${baseUrl}${file}`
+  }
+  return { files, urls }
 }
 
 /** Lists content/static/ as URL paths below the base URL. */
@@ -138,11 +152,19 @@ export const listStaticFiles = (staticDir: string, baseUrl: string): Set<string>
   )
 }
 
-export const copyStaticFiles = (staticDir: string, outBase: string): void => {
-  if (existsSync(staticDir)) cpSync(staticDir, outBase, { recursive: true })
-}
-
-export const copyFileTo = (source: string, target: string): void => {
-  mkdirSync(dirname(target), { recursive: true })
-  cpSync(source, target)
+/** The client bundle, from the build cache when the templates are unchanged. */
+export const cachedClientAssets = async (
+  cache: BuildCache | undefined,
+  baseUrl: string,
+  dev: boolean,
+): Promise<ClientAssets> => {
+  const key = hashInput([templatesKey(), dev, baseUrl])
+  const cached = cache?.entry<{
+    assets: ClientAssets['assets']
+    files: [string, string | Uint8Array][]
+  }>('client', key)
+  if (cached) return { assets: cached.assets, files: new Map(cached.files) }
+  const built = await buildAssets(baseUrl, dev)
+  cache?.storeEntry('client', key, { assets: built.assets, files: [...built.files] })
+  return built
 }

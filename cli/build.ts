@@ -1,30 +1,29 @@
-// The site build: reads config and docs, renders Markdown, resolves sidebars, checks links and
-// writes the static tree. `SiteBuilder` keeps its state so the dev server can rebuild only the
-// pages an edit touches.
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+// The site build: reads config and docs, renders Markdown (through the build cache and the
+// render workers), resolves sidebars, checks links and writes the static tree while the search
+// worker indexes. `SiteBuilder` keeps its state so the dev server can rebuild only the pages an
+// edit touches. Writing is cli/site-output.ts; the docs' derived data is cli/site-docs.ts.
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import type { PageModel, SidebarItem, SiteAssets, SiteModel } from '../templates/model.ts'
-import { renderPage } from '../templates/render.tsx'
-import {
-  copyFileTo,
-  copyStaticFiles,
-  listStaticFiles,
-  writeAssets,
-  writeSidebarData,
-} from './assets.ts'
+import type { SiteAssets, SiteModel } from '../templates/model.ts'
+import { cachedClientAssets, listStaticFiles } from './assets.ts'
+import { BuildCache, pipelineKey } from './build-cache.ts'
 import { type ResolvedConfig, resolveConfig } from './config.ts'
-import { type DocSource, loadDocs, readDoc } from './content.ts'
+import { loadDocs, readDoc } from './content.ts'
+import { createDocRenderer, type DocRenderer, type RendererInit } from './doc-renderer.ts'
 import { BuildFailedError, type Diagnostic, Diagnostics } from './errors.ts'
 import { readLastUpdated } from './git.ts'
-import { AssetCollector, checkLinks, type LinkTarget, resolveLink } from './links.ts'
-import { createProcessor, type MarkdownProcessor } from './markdown.ts'
-import { routeDir, writePage } from './output.ts'
-import { docPageModel, type RenderedDoc, specialPageModel } from './pages.ts'
-import { type DocRenderResult, renderDoc } from './render-doc.ts'
-import { defaultPoolSize, POOL_THRESHOLD, RenderPool } from './render-pool.ts'
-import { contextOf, writeSearchIndexes } from './search-index.ts'
-import { type DocPlacement, placeDocs, resolveSidebars } from './sidebars.ts'
-import { generateSitemap } from './sitemap.ts'
+import type { LinkTarget } from './links.ts'
+import { routeDir } from './output.ts'
+import { OutputWriter } from './output-writer.ts'
+import type { RenderedDoc } from './pages.ts'
+import type { DocRenderResult } from './render-doc.ts'
+import { renderDocs } from './render-docs.ts'
+import { POOL_THRESHOLD } from './render-pool.ts'
+import { SearchJob } from './search-job.ts'
+import { SearchUpdates } from './search-updates.ts'
+import { type DocState, SiteDocs, sidebarFields } from './site-docs.ts'
+import { SiteOutput } from './site-output.ts'
+import { Stages, type StageTiming } from './stages.ts'
 
 export interface BuildOptions {
   /** Project root holding content/. */
@@ -37,6 +36,11 @@ export interface BuildOptions {
   fresh?: boolean
   /** Render workers for big sites; 1 renders in this thread. @default the number of cores */
   workers?: number
+  /**
+   * Folder of the persistent build cache; `false` builds without it.
+   * @default `<root>/.cache/docs`
+   */
+  cacheDir?: string | false
 }
 
 export interface BuildResult {
@@ -46,94 +50,136 @@ export interface BuildResult {
   warnings: Diagnostic[]
   /** True when the whole site was rebuilt. */
   full: boolean
+  /** Docs whose Markdown came from the build cache. */
+  cached: number
+  /** When each step ran (for profiles). */
+  stages: StageTiming[]
 }
 
-interface DocState {
-  source: DocSource
-  rendered: RenderedDoc
-}
-
-const SIDEBAR_FIELDS = (doc: DocState) =>
-  JSON.stringify([
-    doc.rendered.title,
-    doc.source.frontMatter.sidebar_label,
-    doc.source.frontMatter.sidebar_position,
-    doc.source.frontMatter.unlisted,
-  ])
+/** Where a build keeps its cache unless told otherwise. */
+export const defaultCacheDir = (root: string) => join(root, '.cache', 'docs')
 
 export class SiteBuilder {
   private config!: ResolvedConfig
   private siteAssets!: SiteAssets
-  private sidebars: Record<string, SidebarItem[]> = {}
-  private outBase = ''
-  private docs = new Map<string, DocState>()
-  private placements = new Map<string, DocPlacement>()
+  private site!: SiteDocs
+  private init!: RendererInit
+  private renderer: DocRenderer | undefined
   private targets = new Map<string, LinkTarget>()
-  /** Images already copied to the output. */
+  /** Image copies: source file to output path below the base URL. */
+  private copies = new Map<string, string>()
+  /** Images already in the output (dev server). */
   private copied = new Set<string>()
-  private lastUpdated = new Map<string, number>()
   private staticFiles = new Set<string>()
-  private processor!: MarkdownProcessor
-  private assets!: AssetCollector
   private diagnostics = new Diagnostics()
+  private search: SearchJob | undefined
+  private searchUpdates: SearchUpdates | undefined
 
   constructor(private readonly options: BuildOptions) {}
 
   /** Builds the whole site. Without `dev`, any error throws before a page is written. */
   async buildAll(): Promise<BuildResult> {
+    const stages = new Stages()
     this.diagnostics = new Diagnostics()
+    this.searchUpdates?.cancel()
+    // The search worker loads its code while Markdown renders.
+    this.search ??= new SearchJob()
+    stages.start('config and sources')
     this.config = await resolveConfig({ root: this.options.root, fresh: this.options.fresh })
-    const { site: siteConfig } = this.config
-    this.outBase = join(this.options.outDir, ...siteConfig.baseUrl.split('/').filter(Boolean))
-    const lastUpdated = readLastUpdated(this.config.docsDir)
+    const { site: siteConfig, docsDir } = this.config
+    const lastUpdated = readLastUpdated(docsDir)
+    const cacheDir = this.options.cacheDir ?? defaultCacheDir(this.config.root)
+    const cache = cacheDir
+      ? BuildCache.open(cacheDir, pipelineKey({ baseUrl: siteConfig.baseUrl, docsDir }))
+      : undefined
     const sources = loadDocs(
-      { root: this.config.root, docsDir: this.config.docsDir, baseUrl: siteConfig.baseUrl },
+      {
+        root: this.config.root,
+        docsDir,
+        baseUrl: siteConfig.baseUrl,
+        frontMatters: cache?.frontMatters,
+      },
       this.diagnostics,
     )
     this.staticFiles = listStaticFiles(this.config.staticDir, siteConfig.baseUrl)
-    const routeOfFile = new Map(sources.map((doc) => [doc.file, doc.route]))
-    const ctx = { docsDir: this.config.docsDir, baseUrl: siteConfig.baseUrl, routeOfFile }
-    this.assets = new AssetCollector(siteConfig.baseUrl, (path) => this.staticFiles.has(path))
-    this.processor = createProcessor({
-      resolveLink: (href, from) => resolveLink(ctx, href, from),
-      resolveImage: this.assets.resolveImage,
+    this.init = {
+      docsDir,
+      baseUrl: siteConfig.baseUrl,
+      routes: sources.map((doc) => [doc.file, doc.route]),
+      staticFiles: [...this.staticFiles],
+    }
+    this.renderer = undefined
+    const client = cachedClientAssets(cache, siteConfig.baseUrl, this.options.dev ?? false)
+
+    stages.start('markdown')
+    const rendered = await renderDocs(sources, this.init, {
+      cache,
+      workers: this.options.workers,
     })
-    const pool = await this.startPool(sources, routeOfFile)
+    const { pool } = rendered
     try {
-      const rendered = pool
-        ? await pool.renderMarkdown(sources).then(({ results, copies }) => {
-            for (const [from, to] of copies) this.assets.copies.set(from, to)
-            return results
-          })
-        : sources.map((source) => renderDoc(this.processor, source))
-      this.docs = new Map(
-        sources.map((source, i) => [source.file, { source, rendered: this.report(rendered[i]) }]),
-      )
-      this.resolveSidebars()
-      this.lastUpdated = await lastUpdated
-      this.targets = this.linkTargets()
+      this.copies = new Map()
+      const docs = new Map<string, DocState>()
+      sources.forEach((source, i) => {
+        const outcome = rendered.outcomes[i]
+        for (const [from, to] of outcome.copies) this.copies.set(from, to)
+        docs.set(source.file, { source, rendered: this.report(outcome.result) })
+      })
+
+      stages.start('sidebars and links')
+      this.site = new SiteDocs(this.config, docs, await lastUpdated)
+      this.site.resolveSidebars(this.diagnostics)
+      this.targets = this.site.linkTargets()
       this.checkLinks()
       if (!this.options.dev) this.diagnostics.throwIfErrors()
 
-      rmSync(this.options.outDir, { recursive: true, force: true })
-      mkdirSync(this.outBase, { recursive: true })
-      copyStaticFiles(this.config.staticDir, this.outBase)
-      this.siteAssets = {
-        ...(await writeAssets(this.outBase, siteConfig.baseUrl, this.options.dev ?? false)),
-        sidebars: {},
+      stages.start('assets')
+      // The dev server's output changes behind the writer's back: it always starts afresh.
+      const writer = new OutputWriter(
+        this.options.outDir,
+        this.options.dev ? undefined : cache?.output,
+      )
+      const output = new SiteOutput(this.options.outDir, siteConfig.baseUrl, writer)
+      const search = this.search.index(
+        {
+          baseUrl: siteConfig.baseUrl,
+          version: siteConfig.versions[0].name,
+          ignore: siteConfig.search.ignorePatterns,
+        },
+        this.site.searchablePages(),
+        join(this.options.outDir, ...siteConfig.baseUrl.split('/').filter(Boolean)),
+        cache,
+        cacheDir,
+        this.options.dev,
+      )
+      output.writeStatic(this.config.staticDir, this.staticFiles)
+      const { assets, files } = await client
+      output.writeClient({ assets, files })
+      this.siteAssets = { ...assets, sidebars: output.writeSidebarData(this.site.sidebars) }
+
+      stages.start('pages')
+      const site = this.model
+      const siteKey = SiteOutput.siteKey(site)
+      const pages = this.site.states.map((state) => this.site.pageModel(state))
+      const stale = output.stalePages(siteKey, pages)
+      if (pool && stale.length >= POOL_THRESHOLD) {
+        await pool.writePages(site, stale, this.options.outDir)
+        output.recordPages(siteKey, stale)
+      } else for (const page of stale) output.writePage(site, siteKey, page)
+      const routes = pages.map((page) => page.route)
+      routes.push(...output.writeSpecialPages(site, this.site, siteKey))
+      output.writeImages(this.copies)
+      this.copied = new Set(this.copies.values())
+
+      stages.start('search index')
+      output.writeSearch(await search)
+      const record = writer.finish()
+      if (cache) {
+        cache.setOutput(record, writer.written + writer.removed > 0)
+        cache.save()
       }
-      this.writeSidebarData()
-      const states = [...this.docs.values()]
-      if (pool)
-        await pool.writePages(
-          this.site,
-          states.map((state) => this.pageModel(state)),
-          this.options.outDir,
-        )
-      else this.writeDocs(states)
-      const routes = states.map((state) => state.source.route)
-      routes.push(...this.writeSpecialPages())
-      return this.result(routes, true)
+      stages.end()
+      return { ...this.result(routes, true), cached: rendered.cached, stages: stages.list }
     } finally {
       await pool?.close()
     }
@@ -145,8 +191,9 @@ export class SiteBuilder {
     const changed: DocState[] = []
     let sidebarsChanged = false
     let idsChanged = false
+    this.renderer ??= createDocRenderer(this.init)
     for (const file of files) {
-      const before = this.docs.get(file)
+      const before = this.site.docs.get(file)
       if (!before || !existsSync(file)) return this.buildAll()
       const source = readDoc(
         { root: this.config.root, docsDir: this.config.docsDir, baseUrl: this.config.site.baseUrl },
@@ -155,32 +202,44 @@ export class SiteBuilder {
       )
       if (!source || source.route !== before.source.route || source.id !== before.source.id)
         return this.buildAll()
-      const state = { source, rendered: this.report(renderDoc(this.processor, source)) }
-      sidebarsChanged ||= SIDEBAR_FIELDS(state) !== SIDEBAR_FIELDS(before)
+      const outcome = this.renderer.render(source)
+      for (const [from, to] of outcome.copies) this.copies.set(from, to)
+      const state = { source, rendered: this.report(outcome.result) }
+      sidebarsChanged ||= sidebarFields(state) !== sidebarFields(before)
       idsChanged ||= state.rendered.ids.join('\n') !== before.rendered.ids.join('\n')
-      this.docs.set(file, state)
+      this.site.docs.set(file, state)
       this.targets.set(source.route, { ids: new Set(state.rendered.ids) })
       changed.push(state)
     }
+    const output = new SiteOutput(this.options.outDir, this.config.site.baseUrl)
     if (sidebarsChanged) {
-      this.resolveSidebars()
-      this.writeSidebarData()
+      this.site.resolveSidebars(this.diagnostics)
+      this.siteAssets.sidebars = output.writeSidebarData(this.site.sidebars)
     }
     // Other pages' anchors into the edited ones can only break when their ids change.
     this.checkLinks(idsChanged ? undefined : changed)
-    const routes = this.writeDocs(sidebarsChanged ? [...this.docs.values()] : changed)
-    if (sidebarsChanged) this.writeSitemap()
-    this.scheduleSearch()
-    return this.result(routes, false)
+    const states = sidebarsChanged ? this.site.states : changed
+    const site = this.model
+    const routes = states.map((state) => {
+      const page = this.site.pageModel(state)
+      output.writePage(site, '', page)
+      return page.route
+    })
+    if (sidebarsChanged) output.writeSitemap(this.site)
+    output.writeImages(new Map([...this.copies].filter(([, out]) => !this.copied.has(out))))
+    for (const out of this.copies.values()) this.copied.add(out)
+    this.searchUpdates ??= new SearchUpdates(this.search!)
+    this.searchUpdates.schedule(this.site, states)
+    return { ...this.result(routes, false), cached: 0, stages: [] }
   }
 
-  private result(routes: string[], full: boolean): BuildResult {
-    if (full) this.copied.clear()
-    for (const [source, out] of this.assets.copies) {
-      if (this.copied.has(out)) continue
-      copyFileTo(source, join(this.outBase, out))
-      this.copied.add(out)
-    }
+  async close(): Promise<void> {
+    this.searchUpdates?.cancel()
+    await this.search?.close()
+    this.search = undefined
+  }
+
+  private result(routes: string[], full: boolean) {
     return { routes, errors: this.diagnostics.errors, warnings: this.diagnostics.warnings, full }
   }
 
@@ -191,183 +250,19 @@ export class SiteBuilder {
     return result.rendered
   }
 
-  /** Workers pay off only for full builds of big sites. */
-  private async startPool(
-    sources: DocSource[],
-    routeOfFile: Map<string, string>,
-  ): Promise<RenderPool | undefined> {
-    const size = this.options.workers ?? defaultPoolSize()
-    if (size < 2 || sources.length < POOL_THRESHOLD) return undefined
-    return RenderPool.start(size, {
-      type: 'init',
-      docsDir: this.config.docsDir,
-      baseUrl: this.config.site.baseUrl,
-      routes: [...routeOfFile],
-      staticFiles: [...this.staticFiles],
-    })
-  }
-
-  private resolveSidebars(): void {
-    const sidebarDocs = [...this.docs.values()].map(({ source, rendered }) => ({
-      id: source.id,
-      dir: source.dir,
-      isIndex: source.isIndex,
-      route: source.route,
-      title: rendered.title,
-      sidebarLabel: source.frontMatter.sidebar_label,
-      sidebarPosition: source.frontMatter.sidebar_position,
-      unlisted: source.frontMatter.unlisted,
-    }))
-    this.sidebars = resolveSidebars(this.config.sidebars, sidebarDocs, this.diagnostics)
-    this.placements = placeDocs(this.sidebars)
-  }
-
-  /** The sidebars as JSON for client navigation; pages name them, so this precedes page writes. */
-  private writeSidebarData(): void {
-    this.siteAssets.sidebars = writeSidebarData(
-      this.outBase,
-      this.config.site.baseUrl,
-      this.sidebars,
-    )
-  }
-
-  private get site(): SiteModel {
-    return { config: this.config.site, assets: this.siteAssets, sidebars: this.sidebars }
-  }
-
-  private get specialRoutes() {
-    const { baseUrl, title, tagline } = this.config.site
-    const hasHome = [...this.docs.values()].some((d) => d.source.route === baseUrl)
-    const searchRoute = `${baseUrl}search/`
-    return {
-      landing: hasHome ? undefined : specialPageModel('landing', baseUrl, title, tagline),
-      search: [...this.docs.values()].some((d) => d.source.route === searchRoute)
-        ? undefined
-        : specialPageModel('search', searchRoute, 'Search'),
-      notFound: specialPageModel('not-found', `${baseUrl}404/`, 'Page Not Found'),
-    }
-  }
-
-  /** Pages and their ids, the targets of the link check. */
-  private linkTargets(): Map<string, LinkTarget> {
-    const targets = new Map<string, LinkTarget>()
-    for (const { source, rendered } of this.docs.values())
-      targets.set(source.route, { ids: new Set(rendered.ids) })
-    const { landing, search } = this.specialRoutes
-    for (const page of [landing, search]) if (page) targets.set(page.route, { ids: new Set() })
-    return targets
-  }
-
-  /** Checks the links of `pages` (all pages and the config's links when not given). */
   private checkLinks(pages?: DocState[]): void {
-    const sources = (pages ?? [...this.docs.values()]).map(({ source, rendered }) => ({
-      displayPath: source.displayPath,
-      links: rendered.links,
-    }))
-    if (!pages) {
-      const configLinks = [
-        ...this.config.site.navbar.items,
-        ...this.config.site.footer.columns.flatMap((c) => c.items),
-      ].flatMap((item) => (item.to ? [{ url: item.to }] : []))
-      sources.push({ displayPath: 'content/site.config.ts', links: configLinks })
-    }
-    const copied = new Set(
-      [...this.assets.copies.values()].map((out) => `${this.config.site.baseUrl}${out}`),
-    )
-    checkLinks(
-      sources,
-      this.config.site.baseUrl,
+    const { baseUrl } = this.config.site
+    const copied = new Set([...this.copies.values()].map((out) => `${baseUrl}${out}`))
+    this.site.checkLinks(
       this.targets,
       (path) => this.staticFiles.has(path) || copied.has(path),
       this.diagnostics,
-    )
-  }
-
-  private pageModel({ source, rendered }: DocState): PageModel {
-    return docPageModel(
-      source,
-      rendered,
-      this.placements.get(source.route),
-      this.lastUpdated.get(source.file),
-    )
-  }
-
-  private writeDocs(states: DocState[]): string[] {
-    return states.map((state) => {
-      const page = this.pageModel(state)
-      writePage(this.options.outDir, page, renderPage(this.site, page))
-      return page.route
-    })
-  }
-
-  private writeSpecialPages(): string[] {
-    const { landing, notFound, search } = this.specialRoutes
-    const routes: string[] = []
-    if (landing) {
-      writePage(this.options.outDir, landing, renderPage(this.site, landing))
-      routes.push(landing.route)
-    }
-    if (search) {
-      writePage(this.options.outDir, search, renderPage(this.site, search))
-      routes.push(search.route)
-    }
-    // The not-found page lives at `<base>404.html`, where static hosts look for it.
-    writeFileSync(join(this.outBase, '404.html'), renderPage(this.site, notFound))
-    this.writeSitemap()
-    this.writeSearch()
-    return routes
-  }
-
-  private searchTimer: NodeJS.Timeout | undefined
-
-  /**
-   * After an edit, the dev server rebuilds the indexes once edits pause for a second, off the
-   * edit-to-reload path (on a 2,000-page site a rebuild takes seconds and would hold up the next
-   * page rebuild); a production build never comes here.
-   */
-  private scheduleSearch(): void {
-    clearTimeout(this.searchTimer)
-    this.searchTimer = setTimeout(() => this.writeSearch(), 1000)
-  }
-
-  /** Rebuilds the search indexes from the rendered docs (listed pages only). */
-  private writeSearch(): void {
-    const { site } = this.config
-    const guideLabel = (route: string) =>
-      site.guides.find((g) => g.id === contextOf(route, site.baseUrl))?.label
-    const pages = [...this.docs.values()]
-      .filter(({ source }) => !source.frontMatter.unlisted)
-      .map(({ source, rendered }) => ({
-        route: source.route,
-        title: rendered.title,
-        breadcrumbs: [
-          guideLabel(source.route),
-          ...(this.placements.get(source.route)?.breadcrumbs ?? []).map((crumb) => crumb.label),
-        ].filter((label): label is string => Boolean(label)),
-        sections: rendered.sections,
-      }))
-    writeSearchIndexes(
-      this.outBase,
-      site.baseUrl,
-      site.versions[0].name,
       pages,
-      site.search.ignorePatterns,
     )
   }
 
-  private writeSitemap(): void {
-    const { site } = this.config
-    const entries = [...this.docs.values()]
-      .filter(({ source }) => !source.frontMatter.unlisted)
-      .map(({ source }) => ({
-        route: source.route,
-        lastUpdated: this.lastUpdated.get(source.file),
-      }))
-    if (this.specialRoutes.landing) entries.push({ route: site.baseUrl, lastUpdated: undefined })
-    writeFileSync(
-      join(this.outBase, 'sitemap.xml'),
-      generateSitemap(site.url, entries, site.sitemap.ignorePatterns, site.sitemap.changefreq),
-    )
+  private get model(): SiteModel {
+    return { config: this.config.site, assets: this.siteAssets, sidebars: this.site.sidebars }
   }
 
   /** Folder of a route in the output tree. */
@@ -378,7 +273,12 @@ export class SiteBuilder {
 
 /** `docs build`: a full build that fails on any error. */
 export const build = async (options: BuildOptions): Promise<BuildResult> => {
-  const result = await new SiteBuilder(options).buildAll()
-  if (result.errors.length) throw new BuildFailedError(result.errors)
-  return result
+  const builder = new SiteBuilder(options)
+  try {
+    const result = await builder.buildAll()
+    if (result.errors.length) throw new BuildFailedError(result.errors)
+    return result
+  } finally {
+    await builder.close()
+  }
 }

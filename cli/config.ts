@@ -1,7 +1,8 @@
 // Loads and validates `content/site.config.ts` and `content/sidebars.ts` into a normalized SiteConfig.
 import { existsSync } from 'node:fs'
+import Module, { register } from 'node:module'
 import { join, relative } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { BuildFailedError, DocsError, issuesToDiagnostics } from './errors.ts'
 import { type SidebarsConfig, sidebarsConfigSchema } from './sidebars-config.ts'
 import { type SiteConfig, siteConfigSchema } from './site-config.ts'
@@ -22,7 +23,30 @@ export interface ResolveOptions {
   fresh?: boolean
 }
 
+const DEFINE_SPECIFIER = 'keyward/docs'
+const DEFINE_FILE = fileURLToPath(new URL('./define.ts', import.meta.url))
+let hooked = false
+
+/**
+ * Lets config files import `keyward/docs` wherever the site lives: through an ESM resolve hook,
+ * and for config files compiled to CommonJS (a site folder without `"type": "module"`) through
+ * CommonJS resolution.
+ */
+const hookDefineSpecifier = () => {
+  if (hooked) return
+  hooked = true
+  register('./config-hooks.js', import.meta.url)
+  const cjs = Module as unknown as {
+    _resolveFilename: (request: string, ...rest: unknown[]) => string
+  }
+  const resolveFilename = cjs._resolveFilename
+  cjs._resolveFilename = function (this: unknown, request, ...rest) {
+    return request === DEFINE_SPECIFIER ? DEFINE_FILE : resolveFilename.call(this, request, ...rest)
+  }
+}
+
 const importModule = async (file: string, fresh: boolean, root: string): Promise<unknown> => {
+  hookDefineSpecifier()
   const url = pathToFileURL(file)
   if (fresh) url.search = `?t=${Date.now()}`
   try {

@@ -1,9 +1,11 @@
 // Finds the Markdown docs under content/docs/, reads their front matter and gives each its
 // doc id and route. No Markdown is parsed here.
+
+import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, posix, relative, sep } from 'node:path'
-import type { Diagnostics } from './errors.ts'
-import { type FrontMatter, parseSource } from './front-matter.ts'
+import type { Diagnostic, Diagnostics } from './errors.ts'
+import { bodyOf, type FrontMatter, parseSource } from './front-matter.ts'
 
 export interface DocSource {
   /** Absolute path of the Markdown file. */
@@ -49,6 +51,23 @@ export interface LoadOptions {
   root: string
   docsDir: string
   baseUrl: string
+  /** Parsed front matter by a hash of the file's path and text (the build cache keeps it). */
+  frontMatters?: Map<string, ParsedFrontMatter>
+}
+
+export interface ParsedFrontMatter {
+  frontMatter: FrontMatter
+  problems: Diagnostic[]
+}
+
+/** Parses the front matter once per path and text; YAML parsing is most of reading a doc. */
+const frontMatterOf = (options: LoadOptions, displayPath: string, source: string) => {
+  const key = createHash('sha256').update(displayPath).update('\0').update(source).digest('hex')
+  const known = options.frontMatters?.get(key)
+  if (known) return { ...known, body: bodyOf(source) }
+  const { result, diagnostics: problems } = parseSource(displayPath, source)
+  options.frontMatters?.set(key, { frontMatter: result.frontMatter, problems })
+  return { frontMatter: result.frontMatter, problems, body: result.body }
 }
 
 export const readDoc = (
@@ -64,8 +83,8 @@ export const readDoc = (
     diagnostics.error({ file: displayPath, message: `cannot read: ${(error as Error).message}` })
     return undefined
   }
-  const { result, diagnostics: problems } = parseSource(displayPath, source)
-  for (const problem of problems) diagnostics.error(problem)
+  const result = frontMatterOf(options, displayPath, source)
+  for (const problem of result.problems) diagnostics.error(problem)
   const relPath = toPosix(relative(options.docsDir, file))
   const dir = posix.dirname(relPath) === '.' ? '' : posix.dirname(relPath)
   const name = posix.basename(relPath, '.md')

@@ -25,7 +25,10 @@ export class DevBuilder {
       await this.worker.terminate()
       this.worker = undefined
     }
-    this.worker ??= startTsWorker(new URL('./dev-builder-worker.ts', import.meta.url), this.options)
+    this.worker ??= startTsWorker(new URL('./dev-builder-worker.ts', import.meta.url), {
+      workerData: this.options,
+      fresh: true,
+    })
     const worker = this.worker
     return new Promise<DevResponse>((resolve) => {
       const onMessage = (response: DevResponse) => {

@@ -41,6 +41,14 @@ export interface ParsedSource {
 
 const FENCE = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/
 
+/** The body of a source: the front matter, if any, replaced by blank lines. */
+export const bodyOf = (source: string): string => {
+  const match = FENCE.exec(source)
+  return match
+    ? '\n'.repeat(match[0].split('\n').length - 1) + source.slice(match[0].length)
+    : source
+}
+
 /**
  * Parses front matter; problems are returned as diagnostics naming the field and its line,
  * beside a result with default front matter so the doc still takes part in the build.
@@ -52,7 +60,7 @@ export const parseSource = (
   const match = FENCE.exec(source)
   if (!match)
     return { result: { frontMatter: frontMatterSchema.parse({}), body: source }, diagnostics: [] }
-  const body = '\n'.repeat(match[0].split('\n').length - 1) + source.slice(match[0].length)
+  const body = bodyOf(source)
   const fallback = { frontMatter: frontMatterSchema.parse({}), body }
   const lineCounter = new LineCounter()
   const doc = parseDocument(match[1], { lineCounter, prettyErrors: false })

@@ -29,15 +29,29 @@ export const createProgram = (): Command => {
     .description('render content/ into a static site')
     .option('-o, --out <dir>', 'output folder', 'build')
     .option('-w, --workers <n>', 'render threads for big sites (default: one per core)', count)
-    .action(async (options: { out: string; workers?: number }) => {
-      const { root } = program.opts<{ root: string }>()
-      const { build } = await import('./build.ts')
-      const result = await task('built site', () =>
-        build({ root: resolve(root), outDir: resolve(options.out), workers: options.workers }),
-      )
-      printDiagnostics([], result.warnings)
-      console.log(`${result.routes.length} pages written to ${resolve(options.out)}`)
-    })
+    .option('--no-cache', 'ignore and keep no build cache (<root>/.cache/docs)')
+    .option('--timings', 'print how long each step took')
+    .action(
+      async (options: { out: string; workers?: number; cache: boolean; timings?: boolean }) => {
+        const { root } = program.opts<{ root: string }>()
+        const { build } = await import('./build.ts')
+        const result = await task('built site', () =>
+          build({
+            root: resolve(root),
+            outDir: resolve(options.out),
+            workers: options.workers,
+            cacheDir: options.cache ? undefined : false,
+          }),
+        )
+        printDiagnostics([], result.warnings)
+        if (options.timings)
+          for (const stage of result.stages)
+            console.log(`  ${stage.name}: ${Math.round((stage.end - stage.start) / 1000)} ms`)
+        console.log(
+          `${result.routes.length} pages written to ${resolve(options.out)} (${result.cached} from the cache)`,
+        )
+      },
+    )
 
   program
     .command('serve')

@@ -56,6 +56,8 @@ export class AssetCollector {
   constructor(
     private readonly baseUrl: string,
     private readonly staticRoutes: (path: string) => boolean,
+    /** Told of every image file next to the Markdown that a doc uses (`out` unset: missing). */
+    private readonly onLocalImage?: (file: string, out: string | undefined) => void,
   ) {}
 
   resolveImage = (src: string, fromFile: string): LinkResolution => {
@@ -67,14 +69,21 @@ export class AssetCollector {
         : { error: `broken image "${src}": no such static file` }
     }
     const file = resolve(dirname(fromFile), decodeURI(path))
+    const out = this.copyOf(file)
+    this.onLocalImage?.(file, out)
+    if (!out) return { error: `broken image "${src}": file not found` }
+    return { url: `${this.baseUrl}${out}` }
+  }
+
+  private copyOf(file: string): string | undefined {
     const known = this.copies.get(file)
-    if (known) return { url: `${this.baseUrl}${known}` }
-    if (!existsSync(file)) return { error: `broken image "${src}": file not found` }
+    if (known) return known
+    if (!existsSync(file)) return undefined
     const hash = hashOf(readFileSync(file))
     const ext = extname(file)
     const out = `assets/img/${basename(file, ext)}.${hash}${ext}`
     this.copies.set(file, out)
-    return { url: `${this.baseUrl}${out}` }
+    return out
   }
 }
 

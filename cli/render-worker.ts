@@ -1,38 +1,29 @@
-// Render worker of `docs build`: renders Markdown for a share of the docs, then renders and
-// writes a share of the pages, so a big site uses every core.
+// Render worker of `docs build`: renders Markdown for batches of docs, then renders and writes
+// batches of pages, so a big site uses every core.
 import { parentPort } from 'node:worker_threads'
+import type { SiteModel } from '../templates/model.ts'
 import { renderPage } from '../templates/render.tsx'
-import { AssetCollector, resolveLink } from './links.ts'
-import { createProcessor, type MarkdownProcessor } from './markdown.ts'
+import { createDocRenderer, type DocRenderer } from './doc-renderer.ts'
 import { writePage } from './output.ts'
-import { renderDoc } from './render-doc.ts'
 import type { WorkerRequest, WorkerResponse } from './render-pool.ts'
 
-let processor: MarkdownProcessor
-let assets: AssetCollector
+let renderer: DocRenderer
+let site: SiteModel
+let outDir = ''
 
 const handle = (request: WorkerRequest): WorkerResponse => {
   switch (request.type) {
-    case 'init': {
-      const { docsDir, baseUrl, routes, staticFiles } = request
-      const ctx = { docsDir, baseUrl, routeOfFile: new Map(routes) }
-      const staticSet = new Set(staticFiles)
-      assets = new AssetCollector(baseUrl, (path) => staticSet.has(path))
-      processor = createProcessor({
-        resolveLink: (href, from) => resolveLink(ctx, href, from),
-        resolveImage: assets.resolveImage,
-      })
+    case 'init':
+      renderer = createDocRenderer(request)
       return { type: 'ready' }
-    }
     case 'markdown':
-      return {
-        type: 'markdown',
-        results: request.docs.map((doc) => renderDoc(processor, doc)),
-        copies: [...assets.copies],
-      }
+      return { type: 'markdown', outcomes: request.docs.map((doc) => renderer.render(doc)) }
+    case 'site':
+      site = request.site
+      outDir = request.outDir
+      return { type: 'written' }
     case 'pages':
-      for (const page of request.pages)
-        writePage(request.outDir, page, renderPage(request.site, page))
+      for (const page of request.pages) writePage(outDir, page, renderPage(site, page))
       return { type: 'written' }
   }
 }

@@ -1,9 +1,14 @@
-// Builds the static search indexes: one MiniSearch index per docs version and search context
-// (each guide, plus `all`), serialised for loading as is in the browser's worker.
-import { mkdirSync, writeFileSync } from 'node:fs'
+// Builds the static search index: one MiniSearch index of every listed page's sections, written
+// as a small root file plus term chunks and stored-field chunks under content-hashed names (see
+// templates/search/sharded.ts), and `search-manifest.json` naming each version's root. The
+// index can be updated page by page (the dev server), discarding and re-adding one page's
+// sections.
+
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import MiniSearch from 'minisearch'
 import { INDEX_OPTIONS, type SearchDocument } from '../templates/search/options.ts'
+import type { SearchRoot, StoredFields, TermEntry } from '../templates/search/sharded.ts'
 import { hashOf } from './assets.ts'
 import type { Section } from './markdown/rehype-sections.ts'
 import { globToRegExp } from './sitemap.ts'
@@ -15,78 +20,267 @@ export interface SearchablePage {
   sections: Section[]
 }
 
+export interface SearchSettings {
+  baseUrl: string
+  /** The docs version the index belongs to. */
+  version: string
+  /** Route globs left out of the index. */
+  ignore: string[]
+  /** A term chunk closes once its JSON passes this size. @default 16 KiB */
+  chunkBytes?: number
+}
+
+export interface SearchManifest {
+  /** Version name to the address of its index root. */
+  versions: Record<string, string>
+}
+
+/** The files of an index: names below `assets/search/` to content, plus the manifest. */
+export interface SearchFiles {
+  files: Map<string, string>
+  manifest: SearchManifest
+}
+
 export const ALL_CONTEXT = 'all'
+export const SEARCH_DIR = 'assets/search'
 const EXCERPT_LENGTH = 240
+/** One very common term may pass the chunk size alone. */
+const CHUNK_BYTES = 16 * 1024
+/** Documents per stored-field chunk: a page of suggestions needs a few small files. */
+const STORED_SIZE = 32
 
 /** The guide a route belongs to: its first segment below the base URL. */
 export const contextOf = (route: string, baseUrl: string) =>
   route.slice(baseUrl.length).split('/')[0] || undefined
 
-export const toDocuments = (pages: SearchablePage[]): SearchDocument[] => {
-  const documents: SearchDocument[] = []
-  for (const page of pages) {
-    const b = page.breadcrumbs.join(' › ')
-    for (const section of page.sections) {
-      documents.push({
-        id: documents.length,
-        u: page.route,
-        h: section.id,
-        t: page.title,
-        n:
-          section.id === ''
-            ? `${page.title} ${page.route.split('/').filter(Boolean).at(-1) ?? ''}`
-            : '',
-        s: section.heading,
-        b,
-        x: section.text,
-        e: section.text.slice(0, EXCERPT_LENGTH),
-      })
+/** A page's searchable documents: its top and each h2/h3 section, ids from `firstId` on. */
+export const toDocuments = (page: SearchablePage, firstId = 0): SearchDocument[] => {
+  const b = page.breadcrumbs.join(' › ')
+  return page.sections.map((section, i) => ({
+    id: firstId + i,
+    u: page.route,
+    h: section.id,
+    t: page.title,
+    n:
+      section.id === ''
+        ? `${page.title} ${page.route.split('/').filter(Boolean).at(-1) ?? ''}`
+        : '',
+    s: section.heading,
+    b,
+    x: section.text,
+    e: section.text.slice(0, EXCERPT_LENGTH),
+  }))
+}
+
+const storedFields = ({ u, h, t, s, b, e }: SearchDocument): StoredFields => ({ u, h, t, s, b, e })
+
+/** One searchable document, analysed: what it stores, its field lengths and its terms. */
+interface DocEntry {
+  stored: StoredFields
+  /** Unique tokens per field, as MiniSearch counts a field's length. */
+  lengths: number[]
+  /** Each term with the field it is in and how often: `terms[i]` in field `fields[i]`. */
+  terms: string[]
+  fields: number[]
+  counts: number[]
+}
+
+/** A search index in a form the build cache keeps, to update it in the next build. */
+export interface SearchSnapshot {
+  pages: [route: string, key: string, docs: DocEntry[]][]
+}
+
+const FIELDS = INDEX_OPTIONS.fields
+const tokenize = INDEX_OPTIONS.tokenize!
+const processTerm = INDEX_OPTIONS.processTerm!
+
+const pageKey = (page: SearchablePage) =>
+  createHash('sha256').update(JSON.stringify(page)).digest('hex')
+
+/** Tokenises and stems a page's documents the way MiniSearch's `add` does. */
+const analyse = (page: SearchablePage): DocEntry[] =>
+  toDocuments(page).map((doc) => {
+    const entry: DocEntry = {
+      stored: storedFields(doc),
+      lengths: [],
+      terms: [],
+      fields: [],
+      counts: [],
     }
+    FIELDS.forEach((field, f) => {
+      const tokens = tokenize(doc[field as keyof SearchDocument] as string, field)
+      entry.lengths[f] = new Set(tokens).size
+      const counts = new Map<string, number>()
+      for (const token of tokens) {
+        const term = processTerm(token, field)
+        if (typeof term === 'string' && term) counts.set(term, (counts.get(term) ?? 0) + 1)
+      }
+      for (const [term, count] of counts) {
+        entry.terms.push(term)
+        entry.fields.push(f)
+        entry.counts.push(count)
+      }
+    })
+    return entry
+  })
+
+/**
+ * The site's search index, kept as each page's analysed documents so single pages can be
+ * replaced, and written as MiniSearch's own serialised postings (templates/search/sharded.ts
+ * loads them into MiniSearch). Documents are numbered in page order, so an index updated page by
+ * page writes the very bytes a fresh one of the same pages does.
+ */
+export class SearchIndex {
+  /** Route to the input's key and its documents, in page order. */
+  private pages = new Map<string, { key: string; docs: DocEntry[] }>()
+  private readonly ignored: RegExp[]
+
+  constructor(
+    private readonly settings: SearchSettings,
+    snapshot?: SearchSnapshot,
+  ) {
+    this.ignored = settings.ignore.map(globToRegExp)
+    if (snapshot)
+      this.pages = new Map(snapshot.pages.map(([route, key, docs]) => [route, { key, docs }]))
   }
-  return documents
+
+  snapshot(): SearchSnapshot {
+    return { pages: [...this.pages].map(([route, { key, docs }]) => [route, key, docs]) }
+  }
+
+  private kept(page: SearchablePage) {
+    return !this.ignored.some((re) => re.test(page.route))
+  }
+
+  /**
+   * Makes the index hold exactly `pages`, in this order, analysing only pages that changed;
+   * returns how many it analysed.
+   */
+  setPages(pages: SearchablePage[]): number {
+    const next = new Map<string, { key: string; docs: DocEntry[] }>()
+    let analysed = 0
+    for (const page of pages) {
+      if (!this.kept(page)) continue
+      const key = pageKey(page)
+      const known = this.pages.get(page.route)
+      if (known?.key === key) next.set(page.route, known)
+      else {
+        next.set(page.route, { key, docs: analyse(page) })
+        analysed++
+      }
+    }
+    this.pages = next
+    return analysed
+  }
+
+  /** Drops the documents of `removed` routes and replaces those of `pages` (a new one goes last). */
+  updatePages(pages: SearchablePage[], removed: string[]): void {
+    for (const route of removed) this.pages.delete(route)
+    for (const page of pages)
+      if (this.kept(page)) this.pages.set(page.route, { key: pageKey(page), docs: analyse(page) })
+      else this.pages.delete(page.route)
+  }
+
+  /** The index as files: deterministic, so unchanged chunks keep their names. */
+  files(): SearchFiles {
+    const { baseUrl, version } = this.settings
+    const postings = new Map<string, Record<string, Record<string, number>>>()
+    const contexts: string[] = []
+    const context: number[] = []
+    const stored: Record<string, StoredFields>[] = []
+    const fieldLength: Record<string, number[]> = {}
+    const average = FIELDS.map(() => 0)
+    let n = 0
+    for (const { docs } of this.pages.values())
+      for (const doc of docs) {
+        const name = contextOf(doc.stored.u, baseUrl)
+        if (name && !contexts.includes(name)) contexts.push(name)
+        context[n] = name ? contexts.indexOf(name) : -1
+        const chunk = Math.floor(n / STORED_SIZE)
+        stored[chunk] ??= {}
+        stored[chunk][n] = doc.stored
+        fieldLength[n] = doc.lengths
+        // MiniSearch's running average, as it computes it while adding documents in order.
+        for (const [f, length] of doc.lengths.entries())
+          average[f] = (average[f] * n + length) / (n + 1)
+        for (const [i, term] of doc.terms.entries()) {
+          let entry = postings.get(term)
+          if (!entry) {
+            entry = {}
+            postings.set(term, entry)
+          }
+          entry[doc.fields[i]] ??= {}
+          entry[doc.fields[i]][n] = doc.counts[i]
+        }
+        n++
+      }
+
+    const files = new Map<string, string>()
+    const add = (kind: string, content: string) => {
+      const name = `${version}-${kind}.${hashOf(content)}.json`
+      files.set(name, content)
+      return name
+    }
+    const terms = [...postings.keys()].sort()
+    const chunks: SearchRoot['chunks'] = []
+    let run: string[] = []
+    let size = 0
+    const close = () => {
+      if (!run.length) return
+      const entries = run.map((term): TermEntry => [term, postings.get(term)!])
+      const json = JSON.stringify(entries)
+      chunks.push({ file: add('t', json), size: json.length, terms: run })
+      run = []
+      size = 0
+    }
+    for (const term of terms) {
+      const length = JSON.stringify(postings.get(term)).length + term.length + 6
+      if (size && size + length > (this.settings.chunkBytes ?? CHUNK_BYTES)) close()
+      run.push(term)
+      size += length
+    }
+    close()
+
+    const storedFiles = Array.from(stored, (chunk = {}) => add('d', JSON.stringify(chunk)))
+    const root: SearchRoot = {
+      documentCount: n,
+      nextId: n,
+      fieldIds: Object.fromEntries(FIELDS.map((field, f) => [field, f])),
+      averageFieldLength: average,
+      fieldLength,
+      contexts,
+      context,
+      chunks,
+      stored: storedFiles,
+      storedSize: STORED_SIZE,
+    }
+    const rootFile = add('root', JSON.stringify(root))
+    return { files, manifest: { versions: { [version]: `${baseUrl}${SEARCH_DIR}/${rootFile}` } } }
+  }
 }
 
-export const buildIndex = (documents: SearchDocument[]): string => {
-  const index = new MiniSearch<SearchDocument>(INDEX_OPTIONS)
-  index.addAll(documents)
-  return JSON.stringify(index)
-}
-
-export interface SearchManifest {
-  /** Version name to context to index URL. */
-  versions: Record<string, Record<string, string>>
+const writeAtomically = (file: string, content: string) => {
+  const temporary = `${file}.${process.pid}.tmp`
+  writeFileSync(temporary, content)
+  renameSync(temporary, file)
 }
 
 /**
- * Writes every context's index under `<outBase>/assets/search/` with a content hash, and the
- * manifest at `<outBase>/search-manifest.json`. Pages matching `ignore` stay out.
+ * Writes the index below `<outBase>/assets/search/` and the manifest at
+ * `<outBase>/search-manifest.json` while the site is being served (the dev server): each file
+ * appears whole, the chunks before the manifest that names them, and the files of the index
+ * before (`previous`) stay for readers that loaded it; older ones go.
  */
-export const writeSearchIndexes = (
+export const writeSearchFiles = (
   outBase: string,
-  baseUrl: string,
-  version: string,
-  pages: SearchablePage[],
-  ignore: string[],
-): SearchManifest => {
-  const ignored = ignore.map(globToRegExp)
-  const kept = pages.filter((page) => !ignored.some((re) => re.test(page.route)))
-  const contexts = new Map<string, SearchablePage[]>([[ALL_CONTEXT, kept]])
-  for (const page of kept) {
-    const context = contextOf(page.route, baseUrl)
-    if (!context) continue
-    if (!contexts.has(context)) contexts.set(context, [])
-    contexts.get(context)!.push(page)
-  }
-  mkdirSync(join(outBase, 'assets', 'search'), { recursive: true })
-  const urls: Record<string, string> = {}
-  for (const [context, list] of contexts) {
-    const json = buildIndex(toDocuments(list))
-    const hash = hashOf(json)
-    const file = `assets/search/${version}-${context}.${hash}.json`
-    writeFileSync(join(outBase, file), json)
-    urls[context] = `${baseUrl}${file}`
-  }
-  const manifest = { versions: { [version]: urls } }
-  writeFileSync(join(outBase, 'search-manifest.json'), JSON.stringify(manifest))
-  return manifest
+  { files, manifest }: SearchFiles,
+  previous: Set<string> = new Set(),
+): void => {
+  const dir = join(outBase, SEARCH_DIR)
+  mkdirSync(dir, { recursive: true })
+  for (const [name, content] of files)
+    if (!existsSync(join(dir, name))) writeAtomically(join(dir, name), content)
+  writeAtomically(join(outBase, 'search-manifest.json'), JSON.stringify(manifest))
+  for (const name of readdirSync(dir))
+    if (!files.has(name) && !previous.has(name)) rmSync(join(dir, name), { force: true })
 }

@@ -1,5 +1,5 @@
 // Keyward documentation site configuration; validated by cli/site-config.ts.
-import { defineConfig } from '../cli/site-config.ts'
+import { defineConfig } from 'keyward/docs'
 
 const repository = 'https://code.keyward.example/keyward/keyward'
 

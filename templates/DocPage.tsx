@@ -54,7 +54,8 @@ export function DocPage({ site, page, html }: { site: SiteModel; page: ClientPag
       </main>
       {page.toc.length ? (
         <aside className="doc-layout__toc">
-          <Island name="toc" props={{ items: page.toc }}>
+          {/* The items are in the page's client data already: the island reads them there. */}
+          <Island name="toc" props={{}}>
             <TableOfContents items={page.toc} />
           </Island>
         </aside>

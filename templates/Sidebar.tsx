@@ -1,10 +1,14 @@
 // Per-guide sidebar: links and collapsible categories. Categories are native <details>, so
 // they work without JavaScript; hydrated, they open and close with a height animation. The
-// categories on the way to the current page start open.
+// categories on the way to the current page start open. A large sidebar is not repeated in
+// every page: its HTML holds the categories on the way to the page with their items, and only
+// the titles of the others; the browser fills those in from the sidebar's JSON file, fetched
+// once and cached (templates/sidebar-data.ts).
 import { createContext, type MouseEvent, useContext, useEffect, useRef, useState } from 'react'
 import { animateHeight } from './collapse.ts'
 import type { SidebarItem } from './model.ts'
 import { useSite } from './SiteContext.tsx'
+import { useHydrated } from './use-hydrated.ts'
 
 type Category = Extract<SidebarItem, { type: 'category' }>
 
@@ -26,8 +30,30 @@ function MenuLink({ label, href, route }: { label: string; href: string; route: 
   )
 }
 
+/** Above this many entries, pages carry only the part of the sidebar around them. */
+export const FULL_SIDEBAR_LIMIT = 150
+
+const countItems = (items: SidebarItem[]): number =>
+  items.reduce((n, item) => n + 1 + (item.type === 'category' ? countItems(item.items) : 0), 0)
+
+const largeSidebars = new WeakMap<SidebarItem[], boolean>()
+
+/** Whether pages leave out the categories away from them (the same answer in both renders). */
+export const isLargeSidebar = (items: SidebarItem[]): boolean => {
+  let large = largeSidebars.get(items)
+  if (large === undefined) {
+    large = countItems(items) > FULL_SIDEBAR_LIMIT
+    largeSidebars.set(items, large)
+  }
+  return large
+}
+
+/** Set while rendering a large sidebar's first render: categories away from the page stay empty. */
+const Trimmed = createContext(false)
+
 export function CategoryBody({ item, route }: { item: Category; route: string }) {
   const onPath = contains(item, route)
+  const trimmed = useContext(Trimmed) && !onPath
   const [open, setOpen] = useState(!item.collapsed || onPath)
   const details = useRef<HTMLDetailsElement>(null)
   const body = useRef<HTMLDivElement>(null)
@@ -72,9 +98,11 @@ export function CategoryBody({ item, route }: { item: Category; route: string })
           <span className="menu__link">{item.label}</span>
         )}
       </summary>
-      <div className="menu__collapsible" ref={body}>
-        <SidebarItems items={item.items} route={route} />
-      </div>
+      {trimmed ? null : (
+        <div className="menu__collapsible" ref={body}>
+          <SidebarItems items={item.items} route={route} />
+        </div>
+      )}
     </details>
   )
 }
@@ -88,6 +116,7 @@ export const IdleCategoryMarkup = createContext<((item: Category) => string) | n
 
 export function SidebarItems({ items, route }: { items: SidebarItem[]; route: string }) {
   const idleMarkup = useContext(IdleCategoryMarkup)
+  const trimmed = useContext(Trimmed)
   return (
     <ul className="menu__list">
       {items.map((item) => {
@@ -99,7 +128,7 @@ export function SidebarItems({ items, route }: { items: SidebarItem[]; route: st
           )
         const key = `${item.label}:${item.href ?? ''}`
         const className = 'menu__item menu__item--category'
-        if (idleMarkup && !contains(item, route))
+        if (idleMarkup && !trimmed && !contains(item, route))
           return (
             <li
               key={key}
@@ -119,9 +148,14 @@ export function SidebarItems({ items, route }: { items: SidebarItem[]; route: st
 
 export function Sidebar({ sidebarId, route }: { sidebarId: string; route: string }) {
   const items = useSite().sidebars[sidebarId] ?? []
+  const hydrated = useHydrated()
+  // Hydration renders what the server sent; the hidden categories fill in right after.
+  const trimmed = isLargeSidebar(items) && !hydrated
   return (
     <nav className="sidebar" aria-label="Docs sidebar">
-      <SidebarItems items={items} route={route} />
+      <Trimmed.Provider value={trimmed}>
+        <SidebarItems items={items} route={route} />
+      </Trimmed.Provider>
     </nav>
   )
 }

@@ -15,13 +15,19 @@ import { SiteContext } from '../SiteContext.tsx'
 import { loadSidebar } from '../sidebar-data.ts'
 import { TabList } from '../TabList.tsx'
 import { TableOfContents } from '../TableOfContents.tsx'
+import { clientData } from './site-data.ts'
+
+/** The first page's table of contents, from the client data (not repeated in the island). */
+function PageToc() {
+  return <TableOfContents items={clientData().page.toc} />
+}
 
 // biome-ignore lint/suspicious/noExplicitAny: each island declares its own props
 const COMPONENTS: Record<IslandName, ComponentType<any>> = {
   navbar: Navbar,
   announcement: AnnouncementBar,
   sidebar: Sidebar,
-  toc: TableOfContents,
+  toc: PageToc,
   search: SearchPageLoader,
   tabs: TabList,
   copy: CopyButton,

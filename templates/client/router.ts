@@ -1,7 +1,7 @@
 // Client navigation: a click on a link inside the site fetches the next page's data, renders
 // it into `#page-root`, updates the title, focus and scroll, and keeps history (back, forward,
-// anchors) working. Next-page data is prefetched once per path on hover or when a link comes
-// into view, except on 2G connections or with data saving on. A navigation slower than 200 ms
+// anchors) working. Next-page data is prefetched once per path on hover, and for a few links of
+// the content coming into view, except on 2G connections or with data saving on. A navigation slower than 200 ms
 // shows the progress bar; one whose data cannot load becomes a full page load.
 import { createElement } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
@@ -32,6 +32,12 @@ export const routeOf = (url: URL, baseUrl: string): string | undefined => {
   return path
 }
 
+/** The links whose coming into view prefetches their page: the content's and previous/next. */
+const VIEW_PREFETCH_LINKS = '.markdown a[href], .pagination a[href]'
+
+/** At most this many pages are prefetched per page view because their links came into view. */
+export const VIEW_PREFETCH_LIMIT = 3
+
 /** Whether the connection asks us not to spend data on guesses. */
 const dataIsScarce = () => {
   const connection = (
@@ -48,10 +54,15 @@ export const startRouter = (site: SiteModel, first: ClientPage) => {
   let root: Root | undefined
   let navigation = 0
 
+  /** Page-data requests in flight, and what to do once none is. */
+  let active = 0
+  let onSettled = () => {}
+
   const loadPage = (route: string): Promise<PageModel> => {
     let promise = pages.get(route)
     if (!promise) {
       const url = `${route}page-data.json`
+      active++
       promise = fetch(url)
         .then(async (response) => {
           if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`)
@@ -62,6 +73,10 @@ export const startRouter = (site: SiteModel, first: ClientPage) => {
         .catch((error) => {
           pages.delete(route)
           throw error
+        })
+        .finally(() => {
+          active--
+          if (!active) onSettled()
         })
       pages.set(route, promise)
     }
@@ -190,24 +205,53 @@ export const startRouter = (site: SiteModel, first: ClientPage) => {
   document.addEventListener('touchstart', onIntent, { passive: true })
   document.addEventListener('focusin', onIntent)
 
-  // Links coming into view are prefetched, except on the dev server (it serves the live-reload
-  // client): every edit reloads the page and drops what was prefetched, and the requests would
-  // compete with the rebuild of the next edit.
+  // A few links coming into view are prefetched: those of the content and the previous/next
+  // links (never the navbar, sidebar or footer), the next page first, one at a time while no
+  // other page data loads, when the browser is idle. Not on the dev server (it serves the
+  // live-reload client): every edit reloads the page and drops what was prefetched, and the
+  // requests would compete with the rebuild of the next edit.
+  let budget = VIEW_PREFETCH_LIMIT
+  let queue: { route: string; rank: number }[] = []
+  let pumping = false
+  const pump = () => {
+    if (pumping || active > 0 || !queue.length || budget <= 0) return
+    pumping = true
+    whenIdle(
+      () => {
+        pumping = false
+        if (active > 0 || budget <= 0) return
+        queue.sort((a, b) => a.rank - b.rank)
+        const next = queue.shift()
+        if (!next) return
+        if (next.route === current || prefetched.has(next.route)) return pump()
+        budget--
+        prefetch(next.route)
+      },
+      { timeout: 2000, fallbackDelay: 100 },
+    )
+  }
+  onSettled = pump
   const visible =
     'IntersectionObserver' in window && !site.assets.devReload
       ? new IntersectionObserver((entries) => {
           for (const entry of entries) {
             if (!entry.isIntersecting) continue
-            visible?.unobserve(entry.target)
-            const url = new URL((entry.target as HTMLAnchorElement).href, location.href)
-            const route = routeOf(url, baseUrl)
-            if (route) prefetch(route)
+            const anchor = entry.target as HTMLAnchorElement
+            visible?.unobserve(anchor)
+            const route = routeOf(new URL(anchor.href, location.href), baseUrl)
+            if (!route) continue
+            const rank = anchor.rel === 'next' ? 0 : anchor.closest('.markdown') ? 1 : 2
+            queue.push({ route, rank })
           }
+          pump()
         })
       : undefined
   const observeLinks = (scope: ParentNode) => {
     if (!visible) return
-    for (const anchor of scope.querySelectorAll<HTMLAnchorElement>('a[href]'))
+    visible.disconnect()
+    queue = []
+    budget = VIEW_PREFETCH_LIMIT
+    for (const anchor of scope.querySelectorAll<HTMLAnchorElement>(VIEW_PREFETCH_LINKS))
       if (routeOf(new URL(anchor.href, location.href), baseUrl)) visible.observe(anchor)
   }
 

@@ -1,5 +1,5 @@
-// Main-thread side of search: one worker per search context, loaded on demand (not loaded ->
-// loading -> done); queries asked while loading are answered once the index is in.
+// Main-thread side of search: one worker per page, loaded on demand (not loaded -> loading ->
+// done); queries asked while loading are answered once the index root is in, each in a context.
 import type { Hit, WorkerRequest, WorkerResponse } from './search-worker.ts'
 import { clientData } from './site-data.ts'
 
@@ -25,9 +25,9 @@ export const readSettings = (): SearchSettings => {
   }
 }
 
-let manifest: Promise<{ versions: Record<string, Record<string, string>> }> | undefined
+let manifest: Promise<{ versions: Record<string, string> }> | undefined
 
-/** The index manifest, fetched once per page. */
+/** The index manifest (each version's index root), fetched once per page. */
 export const loadManifest = (settings: SearchSettings) => {
   manifest ??= fetch(settings.manifestUrl).then((response) => response.json())
   return manifest
@@ -45,12 +45,47 @@ export const checkVersion = (version: string | null, baseUrl: string) => {
     )
 }
 
+/** One worker per page serves every context: the index is the site's, contexts filter it. */
+let worker: Worker | undefined
+let next = 0
+const pending = new Map<number, (response: WorkerResponse) => void>()
+const loaded = new Map<string, Promise<void>>()
+
+type Request = WorkerRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never
+
+const ask = (settings: SearchSettings, request: Request): Promise<WorkerResponse> => {
+  if (!worker) {
+    worker = new Worker(settings.workerUrl, { type: 'module' })
+    worker.onmessage = (event: MessageEvent<WorkerResponse>) => {
+      pending.get(event.data.id)?.(event.data)
+      pending.delete(event.data.id)
+    }
+  }
+  const id = next++
+  return new Promise((resolve) => {
+    pending.set(id, resolve)
+    worker!.postMessage({ ...request, id })
+  })
+}
+
+const loadVersion = (settings: SearchSettings, version: string) => {
+  let ready = loaded.get(version)
+  if (!ready) {
+    ready = loadManifest(settings).then(async (m) => {
+      const url = m.versions[version]
+      if (!url) throw new SearchError(`Search error: no index for version "${version}".`)
+      const response = await ask(settings, { type: 'load', url })
+      if (!response.ok) throw new SearchError(response.error)
+    })
+    ready.catch(() => loaded.delete(version))
+    loaded.set(version, ready)
+  }
+  return ready
+}
+
 export class SearchClient {
   state: LoadState = 'not-loaded'
-  private worker: Worker | undefined
   private ready: Promise<void> | undefined
-  private next = 0
-  private pending = new Map<number, (response: WorkerResponse) => void>()
 
   constructor(
     private readonly settings: SearchSettings,
@@ -58,31 +93,12 @@ export class SearchClient {
     private readonly version = 'current',
   ) {}
 
-  private ask(
-    request: Omit<WorkerRequest, 'id'> & { type: WorkerRequest['type'] },
-  ): Promise<WorkerResponse> {
-    const id = this.next++
-    return new Promise((resolve) => {
-      this.pending.set(id, resolve)
-      this.worker!.postMessage({ ...request, id })
-    })
-  }
-
-  /** Starts loading the context's index, once. */
+  /** Starts loading the index root, once; the chunks a query needs load with the query. */
   load(onState?: (state: LoadState) => void): Promise<void> {
     if (this.ready) return this.ready
     this.state = 'loading'
     onState?.(this.state)
-    this.worker = new Worker(this.settings.workerUrl, { type: 'module' })
-    this.worker.onmessage = (event: MessageEvent<WorkerResponse>) => {
-      this.pending.get(event.data.id)?.(event.data)
-      this.pending.delete(event.data.id)
-    }
-    this.ready = loadManifest(this.settings).then(async (m) => {
-      const url = m.versions[this.version]?.[this.context] ?? m.versions[this.version]?.all
-      if (!url) throw new SearchError(`Search error: no index for version "${this.version}".`)
-      const response = await this.ask({ type: 'load', url } as WorkerRequest)
-      if (!response.ok) throw new SearchError(response.error)
+    this.ready = loadVersion(this.settings, this.version).then(() => {
       this.state = 'done'
       onState?.(this.state)
     })
@@ -91,7 +107,7 @@ export class SearchClient {
 
   async query(q: string, limit: number): Promise<{ hits: Hit[]; total: number }> {
     await this.load()
-    const response = await this.ask({ type: 'query', q, limit } as WorkerRequest)
+    const response = await ask(this.settings, { type: 'query', q, context: this.context, limit })
     if (!response.ok) throw new SearchError(response.error)
     return { hits: response.hits ?? [], total: response.total ?? 0 }
   }

@@ -45,10 +45,21 @@ export const tokenize = (text: string): string[] => {
   return tokens
 }
 
-/** Lower-cases and stems; very short and numeric tokens are kept as they are. */
+const processed = new Map<string, string>()
+
+/**
+ * Lower-cases and stems; very short and numeric tokens are kept as they are. Indexing meets the
+ * same words over and over, so each is processed once (the map is dropped when it grows large).
+ */
 export const processTerm = (term: string): string => {
-  const lower = term.toLowerCase()
-  return lower.length <= 3 || /\d/.test(lower) || /[-._]/.test(lower) ? lower : stemmer(lower)
+  let result = processed.get(term)
+  if (result === undefined) {
+    const lower = term.toLowerCase()
+    result = lower.length <= 3 || /\d/.test(lower) || /[-._]/.test(lower) ? lower : stemmer(lower)
+    if (processed.size > 100_000) processed.clear()
+    processed.set(term, result)
+  }
+  return result
 }
 
 export const INDEX_OPTIONS: Options<SearchDocument> = {
@@ -68,10 +79,19 @@ export const SEARCH_OPTIONS: SearchOptions = {
   combineWith: 'AND',
 }
 
-/** All query words first; if nothing has them all, any of them. */
-export const runSearch = (index: MiniSearch<SearchDocument>, q: string) => {
-  const strict = index.search(q, SEARCH_OPTIONS)
-  return strict.length ? strict : index.search(q, { ...SEARCH_OPTIONS, combineWith: 'OR' })
+/**
+ * All query words first; if nothing has them all, any of them. Equal scores go by document id,
+ * so the order does not depend on how the index was loaded (whole, or chunk by chunk).
+ */
+export const runSearch = (
+  index: MiniSearch<SearchDocument>,
+  q: string,
+  filter?: SearchOptions['filter'],
+) => {
+  const options = { ...SEARCH_OPTIONS, filter }
+  const strict = index.search(q, options)
+  const results = strict.length ? strict : index.search(q, { ...options, combineWith: 'OR' })
+  return results.sort((a, b) => b.score - a.score || a.id - b.id)
 }
 
 export const MAX_SUGGESTIONS = 8

@@ -29,6 +29,7 @@ const recordRequests = (page: Page) => {
   return {
     documents: () => requests.filter((r) => r.type === 'document').map((r) => r.url),
     data: (route: string) => requests.filter((r) => r.url === `${route}page-data.json`).length,
+    allData: () => requests.filter((r) => r.url.endsWith('/page-data.json')).length,
   }
 }
 
@@ -104,18 +105,21 @@ test('anchors: a link to another page’s heading lands on it; an in-page anchor
   t.true(await sameDocument(page))
 })
 
-test('next-page data is prefetched once per path on hover and when a link comes into view', async (t) => {
+test('next-page data is prefetched once per path on hover and for a few links in view', async (t) => {
   const { page } = await newPage(t)
   const requests = recordRequests(page)
   await page.goto(site.url('/docs/guide/second/'))
   await hydrated(page)
-  // The sidebar's links are in view from the start; those in closed categories are not.
+  // The content's links and the previous/next links are in view; the next page comes first.
   await page.waitForFunction(() =>
     performance
       .getEntriesByType('resource')
-      .some((e) => e.name.endsWith('/docs/guide/page-data.json')),
+      .some((e) => e.name.endsWith('/docs/guide/third/page-data.json')),
   )
+  await page.waitForTimeout(500)
   t.is(requests.data('/docs/guide/big/page-01/'), 0, 'hidden in a closed category')
+  t.is(requests.data('/docs/guide/tabs/'), 0, 'a sidebar link in view is not fetched ahead')
+  t.true(requests.allData() <= 3, `${requests.allData()} page-data files, at most 3`)
   const link = page.getByRole('link', { name: 'the third page' })
   t.is(requests.data('/docs/guide/third/'), 1, 'in view, so already prefetched')
   await link.hover()
@@ -286,10 +290,8 @@ test('an island that fails to hydrate is logged and keeps its server-rendered HT
   const { page, console } = await newPage(t)
   await page.route('**/docs/guide/', async (route) => {
     const response = await route.fetch()
-    const html = (await response.text()).replace(
-      'data-island="toc" data-props="{&quot;items&quot;:[',
-      'data-island="toc" data-props="{&quot;items&quot;:5,&quot;was&quot;:[',
-    )
+    // The table of contents hydrates with the items of the page's client data.
+    const html = (await response.text()).replace('"toc":[', '"toc":5,"was":[')
     await route.fulfill({ response, body: html })
   })
   await page.goto(site.url('/docs/guide/'))

@@ -205,11 +205,13 @@ test('a render pool produces the same site as a single thread', async (t) => {
     root: site.root,
     outDir: join(site.root, 'one'),
     workers: 1,
+    cacheDir: false,
   }).buildAll()
   const pooled = await new SiteBuilder({
     root: site.root,
     outDir: join(site.root, 'two'),
     workers: 2,
+    cacheDir: false,
   }).buildAll()
   t.is(pooled.routes.length, single.routes.length)
   for (const route of ['docs/guide/p0', 'docs/guide/p159']) {

@@ -1,14 +1,14 @@
 // The `docs` executable: help for every command, exit codes and one-line errors.
-import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import test from 'ava'
 import { createSite, doc } from '../helpers/site.ts'
 
 const bin = fileURLToPath(new URL('../../bin/docs.js', import.meta.url))
-const docs = (args: string[]) =>
-  spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 60_000 })
+const docs = (args: string[], cwd?: string) =>
+  spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 60_000, cwd })
 
 test('--help describes every command and its options', (t) => {
   const main = docs(['--help'])
@@ -70,4 +70,55 @@ test('a missing content folder is one line', (t) => {
   const run = docs(['--root', '/nonexistent-keyward', 'build'])
   t.is(run.status, 1)
   t.is(run.stderr.trim(), '/nonexistent-keyward: no content/ folder here')
+})
+
+/** A site that imports the config helpers by name, as a site outside this repository does. */
+const outsideSite = (t: import('ava').ExecutionContext) =>
+  createSite(
+    t,
+    { 'guide/index.md': doc({ title: 'Guide' }, 'Hello from outside.\n') },
+    {
+      files: {
+        'content/site.config.ts': `import { defineConfig } from 'keyward/docs'\n\nexport default defineConfig({ title: 'Outside', url: 'https://outside.test', logo: { src: '/docs/logo.svg', alt: 'Logo' }, navbar: { items: [] }, footer: { copyright: 'c' } })\n`,
+        'content/sidebars.ts': `import { defineSidebars } from 'keyward/docs'\n\nexport default defineSidebars({ guide: ['guide/index'] })\n`,
+        'content/static/logo.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+      },
+    },
+  )
+
+test('build --root: a site folder outside the repository, run from that folder', (t) => {
+  const site = outsideSite(t)
+  const run = docs(['--root', site.root, 'build', '--out', site.out], site.root)
+  t.is(run.status, 0, run.stderr)
+  t.true(site.read('docs/guide/index.html').includes('Hello from outside.'))
+  const js = readdirSync(join(site.out, 'docs/assets/js'))
+  t.true(
+    js.some((file) => file.startsWith('main.')),
+    'the client bundle resolves its own modules',
+  )
+})
+
+test('serve --root: the dev server builds and serves a site folder outside the repository', async (t) => {
+  const site = outsideSite(t)
+  const child = spawn(process.execPath, [bin, '--root', site.root, 'serve', '--port', '0'], {
+    cwd: site.root,
+  })
+  t.teardown(() => {
+    child.kill()
+  })
+  let output = ''
+  child.stderr.on('data', (chunk) => {
+    output += chunk
+  })
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      output += chunk
+      const found = output.match(/live reload at (http:\/\/\S+)/)
+      if (found) resolve(found[1])
+    })
+    child.once('exit', () => reject(new Error(`serve exited: ${output}`)))
+  })
+  const page = await fetch(new URL('guide/', url))
+  t.is(page.status, 200)
+  t.true((await page.text()).includes('Hello from outside.'))
 })

@@ -1,19 +1,21 @@
 // The search index on a fixture corpus: tokenising technical words, the fields each result
-// carries, ranking (title, heading, body), typos, prefixes and the per-guide contexts.
+// carries, ranking (title, heading, body), typos, prefixes, the per-guide contexts, and the
+// sharded index answering as one whole index would.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import test from 'ava'
 import MiniSearch from 'minisearch'
 import { build } from '../../cli/build.ts'
+import { ALL_CONTEXT, SearchIndex, toDocuments } from '../../cli/search-index.ts'
 import {
   INDEX_OPTIONS,
   matchType,
   processTerm,
   runSearch,
-  SEARCH_OPTIONS,
   type SearchDocument,
   tokenize,
 } from '../../templates/search/options.ts'
+import { ShardedIndex } from '../../templates/search/sharded.ts'
 import { baseConfig, createSite, doc } from '../helpers/site.ts'
 
 test('technical words are kept whole and split into their parts', (t) => {
@@ -75,40 +77,42 @@ const buildIndexes = async (t: import('ava').ExecutionContext) => {
   const site = createSite(t, corpus, { config, sidebars })
   await build({ root: site.root, outDir: site.out, workers: 1 })
   const manifest = JSON.parse(site.read('docs/search-manifest.json'))
-  const load = (context: string) =>
-    MiniSearch.loadJSON<SearchDocument>(
-      site.read(manifest.versions.current[context].replace(/^\//, '')),
-      INDEX_OPTIONS,
-    )
-  return { site, manifest, load }
+  const rootPath = manifest.versions.current.replace(/^\//, '')
+  const fetched: string[] = []
+  const index = new ShardedIndex(JSON.parse(site.read(rootPath)), async (file) => {
+    fetched.push(file)
+    return JSON.parse(site.read(`docs/assets/search/${file}`))
+  })
+  return { site, manifest, index, fetched }
 }
 
-const first = (index: MiniSearch<SearchDocument>, q: string): string | undefined => {
-  const [hit] = runSearch(index, q)
-  return hit && `${hit.u}#${hit.h}`
+const first = async (index: ShardedIndex, q: string, context = ALL_CONTEXT) => {
+  const [hit] = await index.search(q, context)
+  if (!hit) return undefined
+  const stored = (await index.stored([hit.id])).get(hit.id)!
+  return `${stored.u}#${stored.h}`
 }
 
-test('one hashed index per guide plus "all"; unlisted pages and the demo tree stay out', async (t) => {
-  const { site, manifest, load } = await buildIndexes(t)
-  t.deepEqual(Object.keys(manifest.versions.current).sort(), ['admin', 'all', 'user'])
-  for (const url of Object.values(manifest.versions.current) as string[])
-    t.regex(url, /^\/docs\/assets\/search\/current-\w+\.[0-9a-f]{8}\.json$/)
+test('one hashed root with its chunks; unlisted pages and the demo tree stay out', async (t) => {
+  const { site, manifest, index } = await buildIndexes(t)
+  t.deepEqual(Object.keys(manifest.versions), ['current'])
+  t.regex(manifest.versions.current, /^\/docs\/assets\/search\/current-root\.[0-9a-f]{8}\.json$/)
   const files = readdirSync(join(site.out, 'docs/assets/search'))
-  t.is(files.length, 3)
-  const all = load('all')
-  t.is(first(all, 'secret notes'), undefined)
-  t.is(first(all, 'components demo'), undefined)
-  t.false(
-    readFileSync(join(site.out, 'docs/assets/search', files[0]), 'utf8').includes(
-      'Secret passphrase',
-    ),
-  )
+  for (const file of files) t.regex(file, /^current-(root|t|d)\.[0-9a-f]{8}\.json$/)
+  t.is(await first(index, 'secret notes'), undefined)
+  t.is(await first(index, 'components demo'), undefined)
+  for (const file of files)
+    t.false(
+      readFileSync(join(site.out, 'docs/assets/search', file), 'utf8').includes(
+        'Secret passphrase',
+      ),
+    )
 })
 
 test('results carry url, anchor, title, section and breadcrumbs', async (t) => {
-  const { load } = await buildIndexes(t)
-  const [hit] = load('all').search('recovery kit', SEARCH_OPTIONS)
-  t.like(hit, {
+  const { index } = await buildIndexes(t)
+  const [hit] = await index.search('recovery kit', ALL_CONTEXT)
+  t.like((await index.stored([hit.id])).get(hit.id), {
     u: '/docs/user/passphrase/',
     h: 'recovery-kit',
     t: 'Change your passphrase',
@@ -119,23 +123,136 @@ test('results carry url, anchor, title, section and breadcrumbs', async (t) => {
 })
 
 test('ranking: exact title first, then heading, then body; typos and prefixes still find', async (t) => {
-  const { load } = await buildIndexes(t)
-  const all = load('all')
+  const { index } = await buildIndexes(t)
   t.is(
-    first(all, 'passphrase'),
+    await first(index, 'passphrase'),
     '/docs/user/passphrase/#',
     'the title match beats headings and body text',
   )
-  t.is(first(all, 'yubikey'), '/docs/admin/mfa-policy/#yubikey', 'a heading')
-  t.is(first(all, 'offline'), '/docs/user/passphrase/#recovery-kit', 'body text')
-  t.is(first(all, 'pasphrase'), '/docs/user/passphrase/#', 'a typo')
-  t.is(first(all, 'notif'), '/docs/admin/emails/#', 'a prefix')
-  t.is(first(all, 'mfa-policy'), '/docs/admin/mfa-policy/#', 'a hyphenated word')
-  t.is(first(all, 'ldaps'), '/docs/user/ldap/#', 'a technical word')
+  t.is(await first(index, 'yubikey'), '/docs/admin/mfa-policy/#yubikey', 'a heading')
+  t.is(await first(index, 'offline'), '/docs/user/passphrase/#recovery-kit', 'body text')
+  t.is(await first(index, 'pasphrase'), '/docs/user/passphrase/#', 'a typo')
+  t.is(await first(index, 'notif'), '/docs/admin/emails/#', 'a prefix')
+  t.is(await first(index, 'mfa-policy'), '/docs/admin/mfa-policy/#', 'a hyphenated word')
+  t.is(await first(index, 'ldaps'), '/docs/user/ldap/#', 'a technical word')
 })
 
 test('a context holds its guide only', async (t) => {
-  const { load } = await buildIndexes(t)
-  t.is(first(load('admin'), 'passphrase'), '/docs/admin/emails/#passphrase-reminders')
-  t.is(first(load('user'), 'yubikey'), undefined)
+  const { index } = await buildIndexes(t)
+  t.is(await first(index, 'passphrase', 'admin'), '/docs/admin/emails/#passphrase-reminders')
+  t.is(await first(index, 'yubikey', 'user'), undefined)
+})
+
+test('a query fetches only the chunks of terms it can reach, and answers as one whole index would', async (t) => {
+  const pages = Array.from({ length: 60 }, (_, i) => ({
+    route: `/docs/g${i % 3}/p${i}/`,
+    title: `Page ${i} ${i % 2 ? 'backup' : 'restore'}`,
+    breadcrumbs: [`Guide ${i % 3}`],
+    sections: [
+      { id: '', heading: '', text: `word${i} alpha${i % 7} beta${i % 11} shared text` },
+      { id: `s${i}`, heading: `Section gamma${i % 5}`, text: `delta${i} epsilon ${'x'.repeat(i)}` },
+    ],
+  }))
+  const search = new SearchIndex({
+    baseUrl: '/docs/',
+    version: 'current',
+    ignore: [],
+    chunkBytes: 512,
+  })
+  search.setPages(pages)
+  const { files, manifest } = search.files()
+  const root = JSON.parse(files.get(manifest.versions.current.split('/').at(-1)!)!)
+  t.true(root.chunks.length > 3, 'the vocabulary is split in chunks')
+  const fetched: string[] = []
+  const sharded = new ShardedIndex(root, async (file) => {
+    fetched.push(file)
+    return JSON.parse(files.get(file)!)
+  })
+  const whole = new MiniSearch<SearchDocument>(INDEX_OPTIONS)
+  whole.addAll(pages.flatMap((page, i) => toDocuments(page, i * 2)))
+  for (const q of ['word17', 'alph', 'gama3', 'backup restore', 'epsilon delta4', 'shared']) {
+    const expected = runSearch(whole, q).map((r) => [r.id, r.score])
+    t.deepEqual(
+      (await sharded.search(q, ALL_CONTEXT)).map((r) => [r.id, r.score]),
+      expected,
+      q,
+    )
+  }
+  fetched.length = 0
+  await sharded.search('zzz', ALL_CONTEXT)
+  t.deepEqual(fetched, [], 'a word that matches nothing fetches nothing')
+  const inGuide = await sharded.search('backup', 'g1')
+  const routes = (await sharded.stored(inGuide.map((r) => r.id))).values()
+  t.true(inGuide.length > 0)
+  t.true(
+    [...routes].every((stored) => stored.u.startsWith('/docs/g1/')),
+    'context g1 only',
+  )
+})
+
+test('an index updated page by page, through a snapshot, writes the bytes a fresh one does', (t) => {
+  const page = (i: number, text: string, sections = 1) => ({
+    route: `/docs/g${i % 2}/p${i}/`,
+    title: `Page ${i}`,
+    breadcrumbs: [`Guide ${i % 2}`],
+    sections: Array.from({ length: sections }, (_, s) => ({
+      id: s ? `s${s}` : '',
+      heading: s ? `Part ${s}` : '',
+      text: `${text} word${i} part${s}`,
+    })),
+  })
+  const settings = { baseUrl: '/docs/', version: 'current', ignore: [], chunkBytes: 256 }
+  const before = Array.from({ length: 12 }, (_, i) => page(i, 'alpha beta'))
+  const old = new SearchIndex(settings)
+  old.setPages(before)
+  // One page edited (and given a section more), one removed, one added.
+  const after = [
+    ...before.slice(0, 3),
+    page(3, 'gamma delta', 3),
+    ...before.slice(5),
+    page(12, 'epsilon'),
+  ]
+  const updated = new SearchIndex(settings, structuredClone(old.snapshot()))
+  updated.setPages(after)
+  const fresh = new SearchIndex(settings)
+  fresh.setPages(after)
+  const a = updated.files()
+  const b = fresh.files()
+  t.deepEqual(a.manifest, b.manifest)
+  t.deepEqual([...a.files].sort(), [...b.files].sort())
+})
+
+test('a short prefix fetches its own word and, within the byte budget, the shortest words it reaches', async (t) => {
+  const words = Array.from({ length: 40 }, (_, i) => `server${'x'.repeat(i)}`)
+  const pages = words.map((word, i) => ({
+    route: `/docs/g/p${i}/`,
+    title: `Page ${i}`,
+    breadcrumbs: [],
+    sections: [{ id: '', heading: '', text: `${word} ${'filler '.repeat(20)}` }],
+  }))
+  const search = new SearchIndex({
+    baseUrl: '/docs/',
+    version: 'current',
+    ignore: [],
+    chunkBytes: 64,
+  })
+  search.setPages(pages)
+  const { files, manifest } = search.files()
+  const root = JSON.parse(files.get(manifest.versions.current.split('/').at(-1)!)!)
+  const fetched: string[] = []
+  const budget = 600
+  const sharded = new ShardedIndex(
+    root,
+    async (file) => {
+      fetched.push(file)
+      return JSON.parse(files.get(file)!)
+    },
+    budget,
+  )
+  const hits = await sharded.search('serv', 'all')
+  const bytes = fetched.reduce((n, file) => n + files.get(file)!.length, 0)
+  t.true(bytes <= budget, `${bytes} bytes fetched`)
+  t.true(hits.length > 0, 'the shortest completions are found')
+  const stored = await sharded.stored([hits[0].id])
+  t.is(stored.get(hits[0].id)!.u, '/docs/g/p0/', 'the shortest word first')
 })

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import test from 'ava'
 import { build } from '../../cli/build.ts'
 import { type RunningServer, startServer } from '../../cli/serve.ts'
+import { ShardedIndex } from '../../templates/search/sharded.ts'
 import { createSite, doc, type TestSite } from '../helpers/site.ts'
 
 const docs = {
@@ -149,6 +150,34 @@ test('editing a page body rebuilds only that page and tells open tabs to reload 
   t.deepEqual(await events.next('reload'), { routes: ['/docs/guide/usage/'], full: false })
   t.true((await (await get(server, '/docs/guide/usage/')).text()).includes('New usage text.'))
   t.is(statSync(otherPage).mtimeMs, otherWritten, 'other pages are not rewritten')
+})
+
+test("after an edit the search index replaces that page's entries in the background", async (t) => {
+  const site = createSite(t, docs)
+  // A dev server started before leaves the build cache warm: the index must still be kept.
+  await (await startDev(t, site)).close()
+  const server = await startDev(t, site)
+  const events = await listen(server)
+  t.teardown(events.close)
+  const searchFor = async (q: string) => {
+    const manifest = await (await get(server, '/docs/search-manifest.json')).json()
+    const rootUrl: string = manifest.versions.current
+    const root = await (await get(server, rootUrl)).json()
+    const base = rootUrl.slice(0, rootUrl.lastIndexOf('/') + 1)
+    const index = new ShardedIndex(root, async (file) => (await get(server, base + file)).json())
+    const hits = await index.search(q, 'all')
+    const stored = await index.stored(hits.map((hit) => hit.id))
+    return hits.map((hit) => stored.get(hit.id)!.u)
+  }
+  t.deepEqual(await searchFor('old'), ['/docs/guide/usage/'])
+  site.write('content/docs/guide/usage.md', doc({ title: 'Usage' }, 'Zebracorn usage text.\n'))
+  await events.next('reload')
+  const deadline = Date.now() + 20_000
+  while (!(await searchFor('zebracorn')).length && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  t.deepEqual(await searchFor('zebracorn'), ['/docs/guide/usage/'])
+  t.deepEqual(await searchFor('old'), [], "the page's old entries are gone")
+  t.deepEqual(await searchFor('other'), ['/docs/guide/other/'], 'other pages keep theirs')
 })
 
 test('changing a title rebuilds the pages whose sidebar shows it; adding a page rebuilds the site', async (t) => {

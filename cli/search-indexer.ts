@@ -1,0 +1,73 @@
+// Search worker of the build and the dev server: keeps the site's search index in its own
+// thread, so indexing runs beside page rendering and never holds up a dev-server rebuild.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { deserialize, serialize } from 'node:v8'
+import { parentPort, threadId } from 'node:worker_threads'
+import { SearchIndex, type SearchSnapshot, writeSearchFiles } from './search-index.ts'
+import type { SearchRequest, SearchResponse, SnapshotFile } from './search-job.ts'
+
+/** The index of the last build, to update rather than rebuild (kept beside the build cache). */
+const readSnapshot = (file: SnapshotFile | undefined): SearchSnapshot | undefined => {
+  if (!file || !existsSync(file.path)) return undefined
+  try {
+    const stored = deserialize(readFileSync(file.path)) as { key: string; snapshot: SearchSnapshot }
+    return stored.key === file.key ? stored.snapshot : undefined
+  } catch {
+    return undefined // unreadable: index from scratch
+  }
+}
+
+const writeSnapshot = (file: SnapshotFile, snapshot: SearchSnapshot) => {
+  mkdirSync(dirname(file.path), { recursive: true })
+  const temporary = `${file.path}.${process.pid}.${threadId}.tmp`
+  writeFileSync(temporary, serialize({ key: file.key, snapshot }))
+  renameSync(temporary, file.path)
+}
+
+/** The snapshot is rewritten once more pages than this differ from it. */
+const SNAPSHOT_AFTER = 20
+
+let index: SearchIndex | undefined
+let snapshot: SnapshotFile | undefined
+let outBase = ''
+/** The files of the index last written or handed out, kept one update longer for readers. */
+let previous = new Set<string>()
+
+const handle = (request: SearchRequest): SearchResponse => {
+  switch (request.type) {
+    case 'init':
+      index = new SearchIndex(request.settings, readSnapshot(request.snapshot))
+      outBase = request.outBase
+      snapshot = request.snapshot
+      return { type: 'done' }
+    case 'set': {
+      // The build writes these files itself, through its output writer.
+      const analysed = index!.setPages(request.pages)
+      const { files, manifest } = index!.files()
+      previous = new Set(files.keys())
+      // Rewriting the snapshot costs more than analysing a few pages again next time.
+      if (snapshot && (analysed > SNAPSHOT_AFTER || !existsSync(snapshot.path)))
+        writeSnapshot(snapshot, index!.snapshot())
+      return { type: 'done', files: [...files], manifest }
+    }
+    case 'update': {
+      index!.updatePages(request.pages, request.removed)
+      const written = index!.files()
+      writeSearchFiles(outBase, written, previous)
+      previous = new Set(written.files.keys())
+      return { type: 'done' }
+    }
+  }
+}
+
+parentPort!.on('message', (request: SearchRequest) => {
+  try {
+    parentPort!.postMessage(handle(request))
+  } catch (error) {
+    parentPort!.postMessage({
+      type: 'failed',
+      message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    } satisfies SearchResponse)
+  }
+})
