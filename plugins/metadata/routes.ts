@@ -1,11 +1,8 @@
-// Routes of the metadata plugin the clients read on every sign-in, answering the v4 defaults.
+// Routes of the metadata plugin the clients read on every sign-in: the settings in force (v4
+// defaults unless the organisation stored others) and no metadata key.
 import { defineRoute } from '../../api/plugin.ts'
-import {
-  METADATA_GETTING_STARTED,
-  METADATA_KEYS_SETTINGS,
-  METADATA_SETUP_SETTINGS,
-  METADATA_TYPES_SETTINGS,
-} from './defaults.ts'
+import { METADATA_GETTING_STARTED, METADATA_SETUP_SETTINGS } from './defaults.ts'
+import { metadataKeysSettings, metadataTypesSettings } from './settings.ts'
 
 const constant = (
   path: string,
@@ -27,20 +24,30 @@ const constant = (
   })
 
 export const routes = [
-  constant(
-    '/metadata/types/settings.json',
-    'MetadataTypesSettingsGet.get',
-    'Which item types (v4 clear, v5 encrypted metadata) clients create',
-    'Always v4 for now: v4 is the default and the only type created, and no upgrade or downgrade is allowed.',
-    METADATA_TYPES_SETTINGS,
-  ),
-  constant(
-    '/metadata/keys/settings.json',
-    'MetadataKeysSettingsGet.get',
-    'How metadata keys are shared',
-    'Personal keys allowed, no zero-knowledge key sharing (passbolt defaults).',
-    METADATA_KEYS_SETTINGS,
-  ),
+  defineRoute({
+    method: 'GET',
+    path: '/metadata/types/settings.json',
+    action: 'MetadataTypesSettingsGet.get',
+    summary: 'Which item types (v4 clear, v5 encrypted metadata) clients create',
+    description:
+      'v4 by default: v4 is the default and the only type created, and no upgrade or downgrade is allowed, unless the organisation stored other settings.',
+    auth: 'user',
+    // The organisation's settings, the same for every user.
+    permission: 'none',
+    handler: ({ em }) => metadataTypesSettings(em),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/metadata/keys/settings.json',
+    action: 'MetadataKeysSettingsGet.get',
+    summary: 'How metadata keys are shared',
+    description:
+      'Personal keys allowed, no zero-knowledge key sharing (passbolt defaults), unless the organisation stored other settings.',
+    auth: 'user',
+    // The organisation's settings, the same for every user.
+    permission: 'none',
+    handler: ({ em }) => metadataKeysSettings(em),
+  }),
   constant(
     '/metadata/setup/settings.json',
     'MetadataSettingsSetup.get',

@@ -19,6 +19,7 @@ export default definePlugin({
     'secrets',
     'favorites',
     'settings',
+    'metadata',
     'folder-tree',
   ],
   entities: [ResourceSchema],

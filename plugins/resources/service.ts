@@ -9,36 +9,12 @@ import { messageRecipients, publicKeyIds, WILDCARD_KEY_ID } from '../../api/open
 import { executeStatement, selectRows } from '../../api/orm.ts'
 import { deleteFavoritesOf } from '../favorites/index.ts'
 import { parentInTree, placeItem, removeEverywhere } from '../folder-tree/index.ts'
+import { metadataKeysSettings, metadataTypesSettings } from '../metadata/index.ts'
 import { effectivePermission, OWNER, UPDATE, usersWithAccess } from '../permissions/index.ts'
 import { DEFAULT_V4_TYPE_ID, liveResourceTypes, versionOfSlug } from '../resource-types/index.ts'
 import { checkSecretEntries, deleteSecretsOfResources, writeSecrets } from '../secrets/index.ts'
-import { readOrganizationSetting } from '../settings/index.ts'
 import { messages } from './messages.ts'
 import type { CreateBody, MetadataFields, UpdateBody } from './schemas.ts'
-
-interface MetadataTypesSettings {
-  allow_creation_of_v5_resources: boolean
-  allow_creation_of_v4_resources: boolean
-  allow_v4_v5_upgrade: boolean
-  allow_v5_v4_downgrade: boolean
-}
-
-/** passbolt's defaults when the organisation never saved its metadata types settings. */
-const TYPES_DEFAULTS: MetadataTypesSettings = {
-  allow_creation_of_v5_resources: false,
-  allow_creation_of_v4_resources: true,
-  allow_v4_v5_upgrade: false,
-  allow_v5_v4_downgrade: false,
-}
-
-const typesSettings = async (em: EntityManager) => ({
-  ...TYPES_DEFAULTS,
-  ...((await readOrganizationSetting<Partial<MetadataTypesSettings>>(em, 'metadataTypes')) ?? {}),
-})
-
-const personalKeysAllowed = async (em: EntityManager) =>
-  (await readOrganizationSetting<{ allow_usage_of_personal_keys?: boolean }>(em, 'metadataKeys'))
-    ?.allow_usage_of_personal_keys ?? true
 
 type Tree = Record<string, unknown>
 
@@ -84,7 +60,8 @@ const checkEncryptedMetadata = async (
   let keyId = fields.metadata_key_id ?? null
   let armoredKey: string
   if (fields.metadata_key_type === 'user_key') {
-    if (!(await personalKeysAllowed(em))) throw badRequest(messages.personalKeysRefused)
+    if (!(await metadataKeysSettings(em)).allow_usage_of_personal_keys)
+      throw badRequest(messages.personalKeysRefused)
     const [key] = await selectRows<{ id: string; armored_key: string }>(em, (knex) =>
       knex('gpgkeys').where({ user_id: userId, deleted: false }).select('id', 'armored_key'),
     )
@@ -157,7 +134,7 @@ export const createResource = async (
   body: CreateBody,
 ): Promise<string> => {
   const v5 = payloadIsV5(body)
-  const settings = await typesSettings(em)
+  const settings = await metadataTypesSettings(em)
   if (v5 && !settings.allow_creation_of_v5_resources) throw badRequest(messages.v5CreationRefused)
   if (!v5 && !settings.allow_creation_of_v4_resources) throw badRequest(messages.v4CreationRefused)
   const fields = metadataFields(body, v5)
@@ -239,7 +216,7 @@ export const updateResource = async (
     'metadata_key_type',
   ].some((field) => body[field as keyof UpdateBody] !== undefined)
   const v5 = touchesMetadata ? payloadIsV5(body) : wasV5
-  const settings = await typesSettings(em)
+  const settings = await metadataTypesSettings(em)
   if (v5 && !wasV5 && !settings.allow_v4_v5_upgrade) throw badRequest(messages.upgradeRefused)
   if (!v5 && wasV5 && !settings.allow_v5_v4_downgrade) throw badRequest(messages.downgradeRefused)
   if (v5 && touchesMetadata && !settings.allow_creation_of_v5_resources)

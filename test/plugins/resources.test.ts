@@ -349,6 +349,12 @@ test('v5 resources: stored as given when the organisation allows them, encrypted
     `insert into organization_settings (id, property, property_id, value) values (gen_random_uuid(), 'metadataTypes', gen_random_uuid(), $1)`,
     [JSON.stringify({ allow_creation_of_v5_resources: true })],
   )
+  // What the server enforces is what it tells the clients.
+  t.like((await ada.client.fetch('/metadata/types/settings.json')).json.body, {
+    allow_creation_of_v5_resources: true,
+    allow_creation_of_v4_resources: true,
+    default_resource_types: 'v4',
+  })
   const created = await ada.client.json('/resources.json?contain[permission]=1', 'POST', body)
   t.is(created.status, 200, created.text)
   const [key] = await sql('select id from gpgkeys where user_id = $1', [ada.id])
