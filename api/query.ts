@@ -55,10 +55,13 @@ const toBoolean = (value: unknown): boolean | undefined => {
   return v === '1' || v === 'true' ? true : v === '0' || v === 'false' ? false : undefined
 }
 
+/** Values one query parameter may list; qs makes a longer list an object with numbered keys. */
+const MAX_LIST = 200
+
 export const parseQueryString = (raw: string): Record<string, unknown> =>
   qs.parse(raw, {
     depth: 3,
-    arrayLimit: 200,
+    arrayLimit: MAX_LIST,
     parameterLimit: 1000,
     allowPrototypes: false,
   }) as Record<string, unknown>
@@ -156,6 +159,9 @@ const parseFilter = (
     const kind = allowed[name]
     if (!kind) continue
     let v = rawValue
+    // No filter takes an object: this is a list longer than qs keeps as an array.
+    if (typeof v === 'object' && v !== null && !Array.isArray(v))
+      throw badRequest(`Invalid filter. The filter ${name} accepts at most ${MAX_LIST} values.`)
     if (typeof v === 'string' && name.endsWith('s') && !name.startsWith('is-') && kind !== 'search')
       v = v.split(',')
     if (ALWAYS_ARRAY.has(name) && !Array.isArray(v)) v = [v]

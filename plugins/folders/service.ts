@@ -56,7 +56,7 @@ const folderFields = (input: FolderInput, creating: boolean) => {
 export const createFolder = async (em: EntityManager, userId: string, input: FolderInput) => {
   const fields = folderFields(input, true)
   const parentId = input.folder_parent_id ?? null
-  if (parentId) await assertCanCreateIn(em, userId, parentId)
+  if (parentId) await assertCanCreateIn(em, userId, parentId, messages.validation)
   const id = randomUUID()
   const now = new Date()
   await executeStatement(em, (knex) =>

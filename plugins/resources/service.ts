@@ -185,14 +185,26 @@ export const createResource = async (
   return id
 }
 
-/** Content goes into a folder its creator sees and may update (passbolt's rule). */
-export const assertCanCreateIn = async (em: EntityManager, userId: string, parentId: string) => {
+/**
+ * Content goes into a folder its creator sees and may update (passbolt's rule); the refusal
+ * carries the validation message of what is being created (`Could not validate … data.`).
+ */
+export const assertCanCreateIn = async (
+  em: EntityManager,
+  userId: string,
+  parentId: string,
+  validationMessage: string = messages.validation,
+) => {
   const inTree = await parentInTree(em, userId, parentId)
   if (inTree?.model !== 'Folder')
-    throw invalid({ folder_parent_id: { folder_exists: messages.folderParentExists } })
+    throw badRequest(validationMessage, {
+      folder_parent_id: { folder_exists: messages.folderParentExists },
+    })
   const level = await effectivePermission(em, userId, 'Folder', parentId)
   if ((level ?? 0) < UPDATE)
-    throw invalid({ folder_parent_id: { has_folder_access: messages.parentReadOnly } })
+    throw badRequest(validationMessage, {
+      folder_parent_id: { has_folder_access: messages.parentReadOnly },
+    })
 }
 
 export const updateResource = async (

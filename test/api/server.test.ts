@@ -228,6 +228,13 @@ test('query grammar: filters, ordering, pagination and api-version reach the han
     [bad.status, bad.json.header.message],
     [400, 'Invalid filter. "maybe" is not a valid value for filter is-active.'],
   )
+  const ids = (n: number) => Array.from({ length: n }, () => `filter[has-id][]=${ID}`).join('&')
+  t.is((await api.request(`/probe/list.json?${ids(200)}`)).json.body.filter['has-id'].length, 200)
+  const long = await api.request(`/probe/list.json?${ids(201)}`)
+  t.deepEqual(
+    [long.status, long.json.header.message],
+    [400, 'Invalid filter. The filter has-id accepts at most 200 values.'],
+  )
   const v1 = await api.request('/probe/list.json?api-version=v1')
   t.deepEqual(
     [v1.status, v1.json.header.message],

@@ -217,7 +217,11 @@ test('an item shared with a user lands in a folder they can see, or at their roo
     name: 'x',
     folder_parent_id: readOnly.id,
   })
-  t.truthy(refused.json.body.folder_parent_id.has_folder_access)
+  t.is(refused.json.header.message, 'Could not validate folder data.')
+  t.is(
+    refused.json.body.folder_parent_id.has_folder_access,
+    'You are not allowed to create content into the parent folder.',
+  )
 })
 
 test('a group gaining a folder brings it, and what members see inside it, into their trees', async (t) => {
