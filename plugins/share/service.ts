@@ -21,13 +21,15 @@ import { messages } from './messages.ts'
 
 const invalid = (errors: Record<string, unknown>) => badRequest(messages.validation, errors)
 
-/** A v5 resource whose metadata is encrypted to one user's key cannot reach anyone else. */
-const assertShareable = async (em: EntityManager, resourceId: string, outcome: ChangeOutcome) => {
+/**
+ * A v5 resource whose metadata is encrypted to its owner's personal key is not shared at all
+ * (simulated or not, as passbolt): the client must first move it to the shared metadata key.
+ */
+const assertShareable = async (em: EntityManager, resourceId: string) => {
   const [resource] = await selectRows<{ metadata_key_type: string | null }>(em, (knex) =>
     knex('resources').where('id', resourceId).select('metadata_key_type'),
   )
-  if (resource?.metadata_key_type === 'user_key' && outcome.after.length > 1)
-    throw badRequest(messages.keyType)
+  if (resource?.metadata_key_type === 'user_key') throw badRequest(messages.keyType)
 }
 
 export const simulateShare = async (
@@ -36,6 +38,7 @@ export const simulateShare = async (
   changes: unknown,
   actorId: string,
 ) => {
+  await assertShareable(em, resourceId)
   const outcome = await applyPermissionChanges(em, {
     aco: 'Resource',
     acoId: resourceId,
@@ -59,6 +62,7 @@ export const shareResource = async (
   body: { permissions?: unknown; secrets?: unknown },
   actorId: string,
 ) => {
+  await assertShareable(em, resourceId)
   const outcome = await applyPermissionChanges(em, {
     aco: 'Resource',
     acoId: resourceId,
@@ -66,7 +70,6 @@ export const shareResource = async (
     actorId,
   })
   if (outcome.errors) throw invalid({ permissions: outcome.errors })
-  await assertShareable(em, resourceId, outcome)
   const entries = Array.isArray(body.secrets) ? body.secrets : []
   const checked = await checkSecretEntries(em, entries)
   if (checked.errors) throw invalid({ secrets: checked.errors })

@@ -361,6 +361,18 @@ test('v5 resources: stored as given when the organisation allows them, encrypted
   t.like(created.json.body, { metadata, metadata_key_type: 'user_key', metadata_key_id: key.id })
   t.false('name' in created.json.body)
   t.deepEqual(await clientValidation('ResourceEntity', created.json.body), {})
+  // Metadata encrypted to a personal key is not shared, not even in a simulation.
+  const permissions = [{ aro: 'User', aro_foreign_key: bob.id, type: 1 }]
+  for (const [path, method] of [
+    [`/share/simulate/resource/${created.json.body.id}.json`, 'POST'],
+    [`/share/resource/${created.json.body.id}.json`, 'PUT'],
+  ]) {
+    const refusedShare = await ada.client.json(path, method, { permissions, secrets: [] })
+    t.deepEqual(
+      [refusedShare.status, refusedShare.json.header.message],
+      [400, 'Resource metadata key type is invalid.'],
+    )
+  }
   const forBob = await ada.client.json('/resources.json', 'POST', {
     ...body,
     metadata: await encryptFor('{}', [bob]),
