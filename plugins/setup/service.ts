@@ -39,6 +39,7 @@ export const registerUser = async (em: EntityManager, app: AppContext, input: Ne
   const url = setupUrl(app, 'install', user.id, token.token)
   await app.mailer.send({
     to: user.username,
+    notification: 'send_user_create',
     subject: `Welcome to Keyward, ${input.firstName}`,
     text: `An account was created for you on ${app.config.appUrl}.\n\nComplete your setup with the Keyward (passbolt) browser extension:\n${url}\n\nThis link works once and expires in 10 days.\n`,
   })
@@ -146,6 +147,7 @@ export const requestRecovery = async (em: EntityManager, app: AppContext, userna
   await em.flush()
   await app.mailer.send({
     to: user.username,
+    notification: 'send_user_recover',
     subject: 'Your Keyward account recovery',
     text: `Someone asked to recover your account on ${app.config.appUrl}. If it was you, open:\n${setupUrl(app, 'recover', user.id, token.token)}\n\nIf not, ignore this message.\n`,
   })
