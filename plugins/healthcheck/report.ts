@@ -154,7 +154,7 @@ export const healthcheckReport = async (
       isEnabled: Boolean(config.smtpUrl),
       areEndpointsDisabled: true,
       errorMessage: false,
-      source: config.smtpUrl ? 'env' : 'default',
+      source: 'env',
       isInDb: false,
     },
     database: {

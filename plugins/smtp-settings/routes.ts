@@ -16,11 +16,11 @@ export const routes = [
     action: 'SmtpSettingsGet.get',
     summary: 'The SMTP server and sender Keyward sends mail with',
     description:
-      'The saved settings (`source: db`, password included, as the administration page edits them), else the server of the configuration (`source: env`, its password never shown), else a starting point (`source: default`: no server, mail is written to the outbox folder).',
+      'The saved settings (`source: db`, password included, as the administration page edits them), else the server of the configuration (`source: env`, its password never shown), else, when no server is configured (mail is written to the outbox folder), a starting point for the form (`source: env`, `localhost:25`).',
     auth: 'admin',
     // Organisation settings are for administrators, which `auth` already requires.
     permission: 'none',
-    handler: ({ em, app }) => smtpSettingsAnswer(em, app),
+    handler: ({ em, app, user }) => smtpSettingsAnswer(em, app, user!.username),
   }),
   ...(['POST', 'PUT'] as const).map((method) =>
     defineRoute({
@@ -38,7 +38,7 @@ export const routes = [
       handler: async ({ em, app, user, body }) => {
         await writeSmtpSettings(em, app, normalizeSettings(body), user!.id)
         forgetSavedSmtpSettings(app)
-        return smtpSettingsAnswer(em, app)
+        return smtpSettingsAnswer(em, app, user!.username)
       },
     }),
   ),

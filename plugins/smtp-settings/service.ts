@@ -2,6 +2,7 @@
 // the configuration's server when none were saved), the server the mailer sends through, and
 // the test e-mail with its SMTP conversation.
 import type { EntityManager } from '@mikro-orm/postgresql'
+import { z } from 'zod'
 import type { AppContext } from '../../api/app.ts'
 import { FeedCache } from '../../api/db/change-feed.ts'
 import type { SmtpServer } from '../../api/mailer.ts'
@@ -29,20 +30,25 @@ export const initSmtpState = (app: AppContext, tokens = new OauthTokens()) =>
 /** Called after saving, so this process never sends through the old settings. */
 export const forgetSavedSmtpSettings = (app: AppContext) => state.get(app).saved.forget('smtp')
 
-/** `Name <address>` of the configuration's sender, split. */
-const parseMailFrom = (mailFrom: string) => {
+/**
+ * `Name <address>` of the configuration's sender, split. An address the clients would refuse
+ * (the default `no-reply@localhost` has no top-level domain) gives way to `fallback`, as the
+ * administration page itself proposes the administrator's own address.
+ */
+const parseMailFrom = (mailFrom: string, fallback: string) => {
   const match = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/.exec(mailFrom)
-  return match
+  const { name, email } = match
     ? { name: match[1] || 'Keyward', email: match[2] }
     : { name: 'Keyward', email: mailFrom.trim() }
+  return { name, email: z.email().safeParse(email).success ? email : fallback }
 }
 
 /**
  * The configuration's SMTP server (KEYWARD_SMTP_URL) as settings. Its password is never shown:
  * it belongs to whoever runs the server, not to the administrators of the organisation.
  */
-const configuredSettings = (app: AppContext) => {
-  const sender = parseMailFrom(app.config.mailFrom)
+const configuredSettings = (app: AppContext, fallbackSender: string) => {
+  const sender = parseMailFrom(app.config.mailFrom, fallbackSender)
   const base = {
     sender_name: sender.name,
     sender_email: sender.email,
@@ -55,7 +61,7 @@ const configuredSettings = (app: AppContext) => {
   }
   if (!app.config.smtpUrl)
     // No server at all (mail goes to the outbox folder): a starting point for the form.
-    return { source: 'default', ...base, host: 'localhost', port: 25, tls: false, username: null }
+    return { source: 'env', ...base, host: 'localhost', port: 25, tls: false, username: null }
   const url = new URL(app.config.smtpUrl)
   const implicit = url.protocol === 'smtps:'
   return {
@@ -68,10 +74,13 @@ const configuredSettings = (app: AppContext) => {
   }
 }
 
-/** The administration answer: saved settings (`source: db`) with their row, else the configuration's. */
-export const smtpSettingsAnswer = async (em: EntityManager, app: AppContext) => {
+/**
+ * The administration answer: saved settings (`source: db`) with their row, else the
+ * configuration's; `caller` is the sender proposed when the configuration has no valid one.
+ */
+export const smtpSettingsAnswer = async (em: EntityManager, app: AppContext, caller: string) => {
   const saved = await readSavedSmtpSettings(em, app)
-  if (!saved) return configuredSettings(app)
+  if (!saved) return configuredSettings(app, caller)
   return { ...saved.meta, source: 'db', ...saved.settings }
 }
 
@@ -124,10 +133,11 @@ export const smtpHealthcheck = async (app: AppContext, em: EntityManager) => {
     const saved = await readSavedSmtpSettings(em, app)
     return {
       smtpSettings: {
-        isEnabled: Boolean(saved) || Boolean(app.config.smtpUrl),
+        // The plugin is on (passbolt's meaning); where mail goes is `source`.
+        isEnabled: true,
         areEndpointsDisabled: false,
         errorMessage: false,
-        source: saved ? 'db' : app.config.smtpUrl ? 'env' : 'default',
+        source: saved ? 'db' : 'env',
         isInDb: Boolean(saved),
       },
     }
@@ -135,10 +145,10 @@ export const smtpHealthcheck = async (app: AppContext, em: EntityManager) => {
     if (!(error instanceof UnreadableSmtpSettingsError)) throw error
     return {
       smtpSettings: {
-        isEnabled: Boolean(app.config.smtpUrl),
+        isEnabled: true,
         areEndpointsDisabled: false,
         errorMessage: error.message,
-        source: app.config.smtpUrl ? 'env' : 'default',
+        source: 'env',
         isInDb: true,
       },
     }
