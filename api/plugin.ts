@@ -236,6 +236,14 @@ export interface Plugin {
    * plugin updates what it keeps per user and item, inside the change's transaction.
    */
   accessChanged?: (em: EntityManager, change: AccessChange, app: AppContext) => Promise<void>
+  /**
+   * What the plugin adds to the answer of a setup or recovery link (`/setup/start`,
+   * `/setup/recover/start`), e.g. the passphrase policy the new passphrase must meet.
+   */
+  setupInfo?: (
+    input: { em: EntityManager; flow: 'register' | 'recover'; userId: string },
+    app: AppContext,
+  ) => Promise<Record<string, unknown>>
   /** The plugin's say on outgoing mail: which notifications go out, through which server. */
   mail?: MailHooks
   /**

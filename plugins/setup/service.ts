@@ -72,7 +72,11 @@ export const startFlow = async (
   const { bundle } = await openLink(em, flow, userId, token)
   const user = serializeUser(bundle, app.config.appUrl)
   await attachGroupsUsers([user], em)
-  return { user }
+  // Plugins add what the extension needs for this flow (e.g. `user_passphrase_policy`).
+  const info: Record<string, unknown> = { user }
+  for (const plugin of app.plugins)
+    Object.assign(info, await plugin.setupInfo?.({ em, flow, userId }, app))
+  return info
 }
 
 const keyError = (rule: string, message: string) =>

@@ -88,7 +88,10 @@ test('with no server at all, the form starts from localhost and the caller as se
 test('saved settings are encrypted at rest, shown back, and carry every mail after', async (t) => {
   const configured = await startSmtp(t)
   const saved = await startSmtp(t, { auth: { username: 'mailer', password: PASSWORD } })
-  const api = await startTestApi(t, { env: { KEYWARD_SMTP_URL: configured.url } })
+  const api = await startTestApi(t, {
+    env: { KEYWARD_SMTP_URL: configured.url },
+    logLevel: 'trace',
+  })
   const post = await api.request('/smtp/settings.json', {
     role: 'admin',
     ...json({ ...settingsFor(saved.port), port: String(saved.port), tls: null, client: '' }),
@@ -178,7 +181,7 @@ test('OAuth2 settings keep their four fields and drop username and password', as
 
 test('the test e-mail goes through the given settings and answers the conversation, credentials masked', async (t) => {
   const smtp = await startSmtp(t, { auth: { username: 'mailer', password: PASSWORD } })
-  const api = await startTestApi(t)
+  const api = await startTestApi(t, { logLevel: 'trace' })
   const sent = await api.request('/smtp/email.json', {
     role: 'admin',
     ...json({ ...settingsFor(smtp.port), email_test_to: 'ada@keyward.test' }),
@@ -192,12 +195,15 @@ test('the test e-mail goes through the given settings and answers the conversati
   t.true(trace.some((entry) => entry.cmd?.startsWith('AUTH')))
   t.true(trace.some((entry) => entry.response.some((r) => r.code === 235)))
   const text = JSON.stringify(sent.json)
+  const logged = JSON.stringify(api.logs)
   for (const secret of [
     PASSWORD,
     Buffer.from(PASSWORD).toString('base64'),
     Buffer.from(`\0mailer\0${PASSWORD}`).toString('base64'),
-  ])
+  ]) {
     t.false(text.includes(secret))
+    t.false(logged.includes(secret))
+  }
   // Nothing was saved.
   t.is(await readOrganizationSetting(api.app.orm.em.fork(), 'smtpSettings'), undefined)
 
