@@ -220,6 +220,11 @@ export const runApiAppAdministrationSteps = async (t: ExecutionContext, context:
       await choose(page, 'locale-input', 'en-UK')
       await save()
       await until(async () => (await setting('locale')) === 'en-UK', 'English is saved back')
+      // The app ran within the pages' strict CSP: the browser refused nothing.
+      t.deepEqual(
+        admin.console.filter((line) => /Content Security Policy/i.test(line)),
+        [],
+      )
     },
     pending,
   )
