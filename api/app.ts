@@ -5,7 +5,7 @@ import { type Logger, pino } from 'pino'
 import type { ServerConfig } from './config.ts'
 import { type Database, openDatabase } from './database.ts'
 import { ChangeFeed } from './db/change-feed.ts'
-import { createMailer, type Mailer } from './mailer.ts'
+import { createMailer, type Mailer, type MailPolicy } from './mailer.ts'
 import { createOrm, migrate } from './orm.ts'
 import type { Plugin } from './plugin.ts'
 import { assemblePlugins } from './plugin-loader.ts'
@@ -25,6 +25,22 @@ export interface AppContext {
   /** Committed changes to the rows every request reads, for the caches of them. */
   changes: ChangeFeed
 }
+
+/** The mail hooks of the enabled plugins, asked in plugin order. */
+const mailPolicy = (app: AppContext): MailPolicy => ({
+  allows: async (notification) => {
+    for (const plugin of app.plugins)
+      if (plugin.mail?.allows && !(await plugin.mail.allows(notification, app))) return false
+    return true
+  },
+  transport: async () => {
+    for (const plugin of app.plugins) {
+      const server = await plugin.mail?.transport?.(app)
+      if (server) return server
+    }
+    return undefined
+  },
+})
 
 export const createLogger = (
   config: Pick<ServerConfig, 'logLevel'>,
@@ -82,10 +98,12 @@ export const bootApp = async (options: BootOptions): Promise<AppContext> => {
         database,
         serverKey,
         plugins,
-        mailer: createMailer(config, logger),
+        // Set just below: the mailer asks the plugins, which need the app.
+        mailer: undefined as unknown as Mailer,
         pluginState: new Map(),
         changes: new ChangeFeed(database.url, logger),
       }
+      app.mailer = createMailer(config, logger, mailPolicy(app))
       await app.changes.start()
       const started: Plugin[] = []
       try {

@@ -6,6 +6,7 @@ import type { z } from 'zod'
 import type { AppContext } from './app.ts'
 import type { AuthUser } from './auth/user.ts'
 import type { Pagination } from './envelope.ts'
+import type { SmtpServer } from './mailer.ts'
 import type { AnyEntitySchema } from './orm.ts'
 import type { ParsedQuery, QueryOptions } from './query.ts'
 
@@ -235,6 +236,21 @@ export interface Plugin {
    * plugin updates what it keeps per user and item, inside the change's transaction.
    */
   accessChanged?: (em: EntityManager, change: AccessChange, app: AppContext) => Promise<void>
+  /**
+   * What the plugin adds to the answer of a setup or recovery link (`/setup/start`,
+   * `/setup/recover/start`), e.g. the passphrase policy the new passphrase must meet.
+   */
+  setupInfo?: (
+    input: { em: EntityManager; flow: 'register' | 'recover'; userId: string },
+    app: AppContext,
+  ) => Promise<Record<string, unknown>>
+  /** The plugin's say on outgoing mail: which notifications go out, through which server. */
+  mail?: MailHooks
+  /**
+   * What the plugin adds to the administrators' healthcheck, as passbolt lays it out: fields by
+   * domain (`{smtpSettings: {isInDb: true}}`), merged into the report.
+   */
+  healthcheck?: (app: AppContext, em: EntityManager) => Promise<HealthcheckFields>
   /** Prepares what the plugin needs once per start (e.g. key material); runs after migrations. */
   init?: (app: AppContext) => Promise<void>
   /** Releases what `init` opened (connections, timers); runs at shutdown, in reverse order. */
@@ -248,6 +264,20 @@ export type WithApp = <T>(
   work: (app: AppContext) => Promise<T>,
   options?: { migrate?: boolean },
 ) => Promise<T>
+
+/**
+ * A plugin's say on outgoing mail. The mailer asks every plugin: a notification goes out only
+ * when none refuses it, and the first plugin naming an SMTP server is used.
+ */
+export interface MailHooks {
+  /** Whether mails tagged with this notification (e.g. `send_user_create`) may be sent. */
+  allows?: (notification: string, app: AppContext) => Promise<boolean>
+  /** The SMTP server an administrator saved, used instead of the configured one. */
+  transport?: (app: AppContext) => Promise<SmtpServer | undefined>
+}
+
+/** Healthcheck fields by domain; nested objects are merged one level deep. */
+export type HealthcheckFields = Record<string, Record<string, unknown>>
 
 /** A user or a group being deleted. */
 export interface DeletionSubject {

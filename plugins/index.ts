@@ -2,6 +2,7 @@
 import type { Plugin } from '../api/plugin.ts'
 import accountSettings from './account-settings/index.ts'
 import auth from './auth/index.ts'
+import emailNotifications from './email-notifications/index.ts'
 import favorites from './favorites/index.ts'
 import folderTree from './folder-tree/index.ts'
 import folders from './folders/index.ts'
@@ -18,9 +19,11 @@ import resourceTypes from './resource-types/index.ts'
 import resources from './resources/index.ts'
 import roles from './roles/index.ts'
 import secrets from './secrets/index.ts'
+import selfRegistration from './self-registration/index.ts'
 import settings from './settings/index.ts'
 import setup from './setup/index.ts'
 import share from './share/index.ts'
+import smtpSettings from './smtp-settings/index.ts'
 import userPassphrasePolicies from './user-passphrase-policies/index.ts'
 import users from './users/index.ts'
 
@@ -47,5 +50,8 @@ export const plugins: readonly Plugin[] = [
   userPassphrasePolicies,
   passwordExpiry,
   metadata,
+  emailNotifications,
+  smtpSettings,
+  selfRegistration,
   pages,
 ]

@@ -1,7 +1,7 @@
 // Routes of the healthcheck plugin.
 import { z } from 'zod'
 import { defineRoute, Reply } from '../../api/plugin.ts'
-import { checksBody, runChecks } from './service.ts'
+import { healthcheckReport } from './report.ts'
 
 export const routes = [
   defineRoute({
@@ -20,10 +20,12 @@ export const routes = [
     path: '/healthcheck.json',
     action: 'HealthcheckIndex.index',
     summary: "The server's checks by domain",
+    description:
+      "passbolt's healthcheck layout (environment, configFile, core, ssl, smtpSettings, database, gpg, application), which the administration page shows; PHP-named fields report their Node.js counterparts.",
     auth: 'admin',
     // Nothing per item: the probe is public, the checks are for administrators (auth).
     permission: 'none',
     response: z.record(z.string(), z.record(z.string(), z.unknown())),
-    handler: async ({ app, em }) => checksBody(app, await runChecks(app, em)),
+    handler: ({ app, em }) => healthcheckReport(app, em),
   }),
 ]

@@ -7,7 +7,6 @@ import * as openpgp from 'openpgp'
 import type { AppContext } from '../../api/app.ts'
 import { selectRows } from '../../api/orm.ts'
 import { countRoles } from '../roles/index.ts'
-import { KEYWARD_VERSION } from '../settings/index.ts'
 
 export interface Check {
   domain: string
@@ -17,7 +16,7 @@ export interface Check {
   description: string
 }
 
-const writable = (dir: string) => {
+export const writable = (dir: string) => {
   try {
     accessSync(dir, constants.W_OK)
     return true
@@ -26,7 +25,7 @@ const writable = (dir: string) => {
   }
 }
 
-const databaseChecks = async (em: EntityManager) => {
+export const databaseChecks = async (em: EntityManager) => {
   try {
     const [{ count }] = await selectRows<{ count: string }>(em, (knex) =>
       knex('information_schema.tables').where({ table_schema: 'public' }).count({ count: '*' }),
@@ -43,7 +42,7 @@ const databaseChecks = async (em: EntityManager) => {
   }
 }
 
-const keyChecks = async (app: AppContext) => {
+export const keyChecks = async (app: AppContext) => {
   const { privateKey, publicKey } = app.serverKey
   try {
     const message = await openpgp.createMessage({ text: 'keyward healthcheck' })
@@ -129,19 +128,4 @@ export const runChecks = async (app: AppContext, em: EntityManager): Promise<Che
     check('gpg', 'canDecryptVerify', key.canDecryptVerify, 'the server key can decrypt and verify'),
     check('application', 'schema', database.tablesCount, 'the database schema is up to date'),
   ]
-}
-
-/** passbolt's body: `{domain: {check: boolean, ..., info}}`. */
-export const checksBody = (app: AppContext, checks: Check[]) => {
-  const body: Record<string, Record<string, unknown>> = {}
-  for (const check of checks) {
-    body[check.domain] ??= {}
-    body[check.domain][check.name] = check.ok
-  }
-  body.core.info = { fullBaseUrl: app.config.appUrl }
-  body.application.info = { currentVersion: KEYWARD_VERSION.number, remoteVersion: null }
-  body.application.latestVersion = null
-  body.database.supportedBackend = true
-  body.gpg.gpgKeyPublicFingerprint = app.serverKey.fingerprint
-  return body
 }

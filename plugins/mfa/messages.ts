@@ -16,7 +16,12 @@ export const messages = {
   modhexInvalid: 'The OTP should be composed of modhex characters.',
   yubikeyForeign: 'This yubikey is not associated with this user.',
   hotpInvalid: 'This OTP is not valid.',
-  settingsSaved: 'The multi-factor authentication settings were saved.',
+  settingsSaved: 'The multi factor authentication settings for the organization were updated.',
+  unknownProvider: 'The provider should be one of totp, yubikey.',
+  duoUnavailable:
+    'Duo is not available on this server: turn it off and use time-based one-time passwords or Yubikey.',
+  yubikeyClientId: 'The client identifier should be an integer.',
+  yubikeySecretKey: 'This secret key is not valid.',
   setupSaved: 'The multi-factor authentication provider is now set up.',
   setupRemoved: 'The multi-factor authentication provider was removed.',
 }

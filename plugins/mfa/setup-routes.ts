@@ -1,7 +1,7 @@
 // MFA setup routes: each user's devices, and the organisation settings.
 import { z } from 'zod'
 import { HttpError } from '../../api/errors.ts'
-import { defineRoute, Reply } from '../../api/plugin.ts'
+import { defineRoute } from '../../api/plugin.ts'
 import { writeOrganizationSetting } from '../settings/index.ts'
 import { messages } from './messages.ts'
 import { otpError, totpRule } from './otp.ts'
@@ -12,6 +12,7 @@ import {
   newTotpUri,
   type OrganizationMfa,
   PROVIDERS,
+  type Provider,
   readAccountMfa,
   readOrganizationMfa,
   secretOfUri,
@@ -149,15 +150,45 @@ export const setupRoutes = [
   }),
 ]
 
+/**
+ * The administration page sends every provider's block, empty (`{}`) when the provider is off;
+ * the Yubico client id and secret follow the page's own rules. Duo needs Duo's cloud service,
+ * which Keyward does not offer: the page still shows its switch, so turning it on is refused
+ * with a message saying why.
+ */
 const organizationBody = z.object({
-  providers: z.array(z.enum(PROVIDERS)).max(PROVIDERS.length),
+  providers: z
+    .array(z.enum([...PROVIDERS, 'duo'], { error: messages.unknownProvider }))
+    .max(PROVIDERS.length + 1)
+    .refine((providers) => !providers.includes('duo'), {
+      error: messages.duoUnavailable,
+      params: { rule: 'duoUnavailable' },
+    }),
   yubikey: z
-    .object({
-      clientId: z.string().regex(/^\d{1,16}$/),
-      secretKey: z.base64().min(8).max(128),
-      validationUrl: z.url().optional(),
-    })
+    .union([
+      z.object({
+        clientId: z.string().regex(/^[0-9]{1,64}$/, messages.yubikeyClientId),
+        secretKey: z.string().regex(/^[a-zA-Z0-9/=+]{10,128}$/, messages.yubikeySecretKey),
+        validationUrl: z.url({ protocol: /^https?$/ }).optional(),
+      }),
+      z.object({}).strict(),
+    ])
     .optional(),
+  duo: z.unknown().optional(),
+})
+
+/** The settings as the administration page reads them (passbolt's layout). */
+const organizationAnswer = (org: OrganizationMfa) => ({
+  providers: org.providers,
+  ...(org.yubikey
+    ? {
+        yubikey: {
+          clientId: org.yubikey.clientId,
+          secretKey: org.yubikey.secretKey,
+          validationUrl: org.yubikey.validationUrl,
+        },
+      }
+    : {}),
 })
 
 export const settingsRoutes = [
@@ -165,21 +196,13 @@ export const settingsRoutes = [
     method: 'GET',
     path: '/mfa/settings.json',
     action: 'MfaOrgSettingsGet.get',
-    summary: "The organisation's MFA providers (the Yubico secret is not shown)",
+    summary: "The organisation's MFA providers and the Yubico API credentials",
+    description:
+      'The providers users may set up (`totp`, `yubikey`) and, when Yubikey is configured, the Yubico client id and secret key, which the administration page edits. Duo is not offered.',
     auth: 'admin',
     // The caller's own devices; organisation settings and resets are for administrators (auth).
     permission: 'none',
-    handler: async ({ em }) => {
-      const org = await readOrganizationMfa(em)
-      return {
-        providers: org.providers,
-        ...(org.yubikey
-          ? {
-              yubikey: { clientId: org.yubikey.clientId, validationUrl: org.yubikey.validationUrl },
-            }
-          : {}),
-      }
-    },
+    handler: async ({ em }) => organizationAnswer(await readOrganizationMfa(em)),
   }),
   ...(['PUT', 'POST'] as const).map((method) =>
     defineRoute({
@@ -193,24 +216,29 @@ export const settingsRoutes = [
       body: organizationBody,
       message: messages.settingsSaved,
       handler: async ({ em, user, body, app }) => {
-        if (body.providers.includes('yubikey') && !body.yubikey)
+        // `{}` is the page's way of saying "no Yubico credentials".
+        const yubikey =
+          body.yubikey && 'clientId' in body.yubikey
+            ? (body.yubikey as { clientId: string; secretKey: string; validationUrl?: string })
+            : undefined
+        if (body.providers.includes('yubikey') && !yubikey)
           throw new HttpError(400, 'Could not validate the MFA settings.', {
             yubikey: { _required: 'Yubikey needs a client id and secret key.' },
           })
         const value: OrganizationMfa = {
-          providers: [...new Set(body.providers)],
-          ...(body.yubikey
+          providers: [...new Set(body.providers)] as Provider[],
+          ...(yubikey
             ? {
                 yubikey: {
-                  ...body.yubikey,
-                  validationUrl: body.yubikey.validationUrl ?? DEFAULT_VALIDATION_URL,
+                  ...yubikey,
+                  validationUrl: yubikey.validationUrl ?? DEFAULT_VALIDATION_URL,
                 },
               }
             : {}),
         }
         await writeOrganizationSetting(em, 'mfa', value, user!.id)
         forgetOrganizationMfa(app)
-        return new Reply(null)
+        return organizationAnswer(value)
       },
     }),
   ),

@@ -2,4 +2,4 @@
 import { definePlugin } from '../../api/plugin.ts'
 import { routes } from './routes.ts'
 
-export default definePlugin({ name: 'pages', dependsOn: ['auth'], routes })
+export default definePlugin({ name: 'pages', dependsOn: ['auth', 'settings'], routes })

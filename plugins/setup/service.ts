@@ -39,6 +39,7 @@ export const registerUser = async (em: EntityManager, app: AppContext, input: Ne
   const url = setupUrl(app, 'install', user.id, token.token)
   await app.mailer.send({
     to: user.username,
+    notification: 'send_user_create',
     subject: `Welcome to Keyward, ${input.firstName}`,
     text: `An account was created for you on ${app.config.appUrl}.\n\nComplete your setup with the Keyward (passbolt) browser extension:\n${url}\n\nThis link works once and expires in 10 days.\n`,
   })
@@ -71,7 +72,11 @@ export const startFlow = async (
   const { bundle } = await openLink(em, flow, userId, token)
   const user = serializeUser(bundle, app.config.appUrl)
   await attachGroupsUsers([user], em)
-  return { user }
+  // Plugins add what the extension needs for this flow (e.g. `user_passphrase_policy`).
+  const info: Record<string, unknown> = { user }
+  for (const plugin of app.plugins)
+    Object.assign(info, await plugin.setupInfo?.({ em, flow, userId }, app))
+  return info
 }
 
 const keyError = (rule: string, message: string) =>
@@ -146,6 +151,7 @@ export const requestRecovery = async (em: EntityManager, app: AppContext, userna
   await em.flush()
   await app.mailer.send({
     to: user.username,
+    notification: 'send_user_recover',
     subject: 'Your Keyward account recovery',
     text: `Someone asked to recover your account on ${app.config.appUrl}. If it was you, open:\n${setupUrl(app, 'recover', user.id, token.token)}\n\nIf not, ignore this message.\n`,
   })

@@ -33,6 +33,7 @@ const EXTENSION_ENTITIES = {
   TagsCollection: 'tag/tagsCollection',
   FavoriteEntity: 'favorite/favoriteEntity',
   UserAndGroupSearchResultEntity: 'userAndGroupSearchResultEntity/userAndGroupSearchResultEntity',
+  PasswordPoliciesEntity: 'passwordPolicies/passwordPoliciesEntity',
 }
 
 const STYLEGUIDE_ENTITIES = {
@@ -42,6 +43,18 @@ const STYLEGUIDE_ENTITIES = {
   RoleEntity: 'role/roleEntity',
   SecretEntity: 'secret/secretEntity',
   AvatarEntity: 'avatar/avatarEntity',
+  SmtpSettingsEntity: 'smtpSettings/smtpSettingsEntity',
+  SmtpNoneAuthenticationEntity: 'smtpSettings/smtpNoneAuthenticationEntity',
+  SmtpUsernameAuthenticationEntity: 'smtpSettings/smtpUsernameAuthenticationEntity',
+  SmtpUsernamePasswordAuthenticationEntity: 'smtpSettings/smtpUsernamePasswordAuthenticationEntity',
+  SmtpOAuthCredentialsGrantSettingsEntity: 'smtpSettings/smtpOAuthCredentialsGrantSettingsEntity',
+  UserPassphrasePoliciesEntity: 'userPassphrasePolicies/userPassphrasePoliciesEntity',
+  PasswordExpirySettingsEntity: 'passwordExpiry/passwordExpirySettingsEntity',
+  MetadataTypesSettingsEntity: 'metadata/metadataTypesSettingsEntity',
+  MetadataKeysSettingsEntity: 'metadata/metadataKeysSettingsEntity',
+  MetadataSetupSettingsEntity: 'metadata/metadataSetupSettingsEntity',
+  MetadataGettingStartedSettingsEntity: 'metadata/metadataGettingStartedSettingsEntity',
+  HealthcheckEntity: 'healthcheck/healthcheckEntity',
 }
 
 export type EntityName = keyof typeof EXTENSION_ENTITIES | keyof typeof STYLEGUIDE_ENTITIES

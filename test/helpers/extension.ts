@@ -46,7 +46,10 @@ export interface ExtensionBrowser {
   console: string[]
 }
 
-/** Launches Chromium with the unpacked extension on a fresh profile; closed at teardown. */
+/**
+ * Launches Chromium with the unpacked extension on a fresh profile; closed at teardown. The
+ * browser accepts the test TLS front's self-signed certificate (test/helpers/tls-proxy.ts).
+ */
 export const launchExtension = async (
   t: ExecutionContext,
   extensionDir: string,
@@ -71,6 +74,7 @@ export const launchExtension = async (
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      '--ignore-certificate-errors',
     ],
   })
   t.teardown(async () => {

@@ -1,4 +1,5 @@
-// A real SMTP server on loopback (smtp-server) that keeps the messages it receives.
+// A real SMTP server on loopback (smtp-server) that keeps the messages it receives; with
+// `auth`, it demands those credentials (AUTH PLAIN or LOGIN over the plain connection).
 import type { ExecutionContext } from 'ava'
 import { SMTPServer } from 'smtp-server'
 
@@ -7,6 +8,8 @@ export interface ReceivedMail {
   raw: string
   /** The text with quoted-printable soft breaks and escapes undone. */
   text: string
+  /** The user the client authenticated as, if any. */
+  user?: string
 }
 
 export const decodeQuotedPrintable = (raw: string) =>
@@ -14,12 +17,27 @@ export const decodeQuotedPrintable = (raw: string) =>
     .replace(/=\r?\n/g, '')
     .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)))
 
-export const startSmtp = async (t: ExecutionContext) => {
+export interface SmtpOptions {
+  auth?: { username: string; password: string }
+}
+
+export const startSmtp = async (t: ExecutionContext, options: SmtpOptions = {}) => {
   const received: ReceivedMail[] = []
+  /** Failed AUTH attempts, by username. */
+  const refusedLogins: string[] = []
   const server = new SMTPServer({
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    authOptional: true,
+    disabledCommands: options.auth ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
+    authOptional: !options.auth,
+    allowInsecureAuth: true,
+    authMethods: ['PLAIN', 'LOGIN'],
     logger: false,
+    onAuth(auth, _session, callback) {
+      const expected = options.auth
+      if (expected && auth.username === expected.username && auth.password === expected.password)
+        return callback(null, { user: auth.username })
+      refusedLogins.push(String(auth.username))
+      return callback(new Error('Invalid username or password'))
+    },
     onData(stream, session, callback) {
       let raw = ''
       stream.on('data', (chunk) => {
@@ -30,6 +48,7 @@ export const startSmtp = async (t: ExecutionContext) => {
           to: session.envelope.rcptTo.map((r) => r.address),
           raw,
           text: decodeQuotedPrintable(raw),
+          user: session.user as string | undefined,
         })
         callback()
       })
@@ -38,5 +57,5 @@ export const startSmtp = async (t: ExecutionContext) => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())))
   const port = (server.server.address() as { port: number }).port
-  return { url: `smtp://127.0.0.1:${port}`, received }
+  return { url: `smtp://127.0.0.1:${port}`, port, received, refusedLogins }
 }

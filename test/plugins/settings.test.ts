@@ -19,7 +19,12 @@ test('guests get the common part and the public plugin flags only', async (t) =>
     terms: { url: 'https://keyward.test/terms' },
   })
   t.is(passbolt.edition, 'pro', 'no upgrade teasers: every feature is gated by its own flag')
-  t.deepEqual(Object.keys(passbolt.plugins).sort(), ['jwtAuthentication', 'locale', 'rememberMe'])
+  t.deepEqual(Object.keys(passbolt.plugins).sort(), [
+    'jwtAuthentication',
+    'locale',
+    'rememberMe',
+    'selfRegistration',
+  ])
   t.deepEqual(passbolt.plugins.rememberMe.options, {
     '300': '5 minutes',
     '900': '15 minutes',
