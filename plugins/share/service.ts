@@ -6,11 +6,7 @@ import type { AppContext } from '../../api/app.ts'
 import { badRequest } from '../../api/errors.ts'
 import { selectRows } from '../../api/orm.ts'
 import { ErrorTree } from '../../api/validation.ts'
-import {
-  announceAccessChange,
-  applyPermissionChanges,
-  type ChangeOutcome,
-} from '../permissions/index.ts'
+import { announceAccessChange, applyPermissionChanges } from '../permissions/index.ts'
 import {
   checkSecretEntries,
   deleteSecretsExcept,
