@@ -1,4 +1,5 @@
-// Routes of the secrets plugin: the caller's own secret of a resource.
+// Routes of the secrets plugin: the caller's own secret of a resource, and the revision
+// settings the workspace reads (one revision: the current secret).
 import { z } from 'zod'
 import { HttpError } from '../../api/errors.ts'
 import { defineRoute } from '../../api/plugin.ts'
@@ -23,5 +24,17 @@ export const routes = [
       if (!secret) throw new HttpError(404, 'The secret does not exist.')
       return secret
     },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/secret-revisions/settings.json',
+    action: 'SecretRevisionsSettingsGet.get',
+    summary: 'How many revisions of a secret are kept',
+    description:
+      'One: the current secret. Keyward keeps no history of earlier secrets, so `/settings.json` does not announce `secretRevisions` and clients offer no history.',
+    auth: 'user',
+    // The organisation's settings, the same for every user.
+    permission: 'none',
+    handler: () => ({ max_revisions: 1, allow_sharing_revisions: false }),
   }),
 ]

@@ -20,6 +20,7 @@ import { startSmtp } from '../helpers/smtp.ts'
 import { startTlsProxy } from '../helpers/tls-proxy.ts'
 import { runAdministrationSteps } from './administration.ts'
 import { runApiAppAdministrationSteps } from './administration-api-app.ts'
+import { runWorkspaceSteps } from './workspace.ts'
 
 const bin = fileURLToPath(new URL('../../bin/api.js', import.meta.url))
 const PASSPHRASE = 'correct horse battery staple keyward'
@@ -117,8 +118,7 @@ test('an administrator sets up, administers and signs out with the official exte
     pending,
   )
 
-  // Steps 2-5 (passwords, users, folders and sharing, comments/tags/favourites) go here once
-  // the users, groups, resources and folders plugins are built.
+  await runWorkspaceSteps(t, { steps, admin, api, domain, pending })
 
   await runAdministrationSteps(t, { steps, admin, api, domain, pending })
   await runApiAppAdministrationSteps(t, {

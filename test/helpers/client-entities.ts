@@ -55,6 +55,7 @@ const STYLEGUIDE_ENTITIES = {
   MetadataSetupSettingsEntity: 'metadata/metadataSetupSettingsEntity',
   MetadataGettingStartedSettingsEntity: 'metadata/metadataGettingStartedSettingsEntity',
   HealthcheckEntity: 'healthcheck/healthcheckEntity',
+  SecretRevisionsSettingsEntity: 'secretRevision/secretRevisionsSettingsEntity',
 }
 
 export type EntityName = keyof typeof EXTENSION_ENTITIES | keyof typeof STYLEGUIDE_ENTITIES

@@ -22,6 +22,7 @@ const ANSWERS: [string, EntityName][] = [
   ['/metadata/keys/settings.json', 'MetadataKeysSettingsEntity'],
   ['/metadata/setup/settings.json', 'MetadataSetupSettingsEntity'],
   ['/metadata/settings/getting-started.json', 'MetadataGettingStartedSettingsEntity'],
+  ['/secret-revisions/settings.json', 'SecretRevisionsSettingsEntity'],
 ]
 
 const checkAll = async (

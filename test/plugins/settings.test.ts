@@ -46,6 +46,13 @@ test('signed-in users also get version, timezone, session timeout and the plugin
   t.is(app.debug, 0)
   t.deepEqual(passbolt.plugins.locale.enabled, true)
   t.is(passbolt.plugins.locale.options.length, 16, 'user flags merge over the public ones')
+  // Features the workspace offers only when announced; secret history is not kept, so not it.
+  t.like(passbolt.plugins, {
+    previewPassword: { enabled: true },
+    folders: { enabled: true },
+    resourceTypes: { enabled: true },
+  })
+  t.is(passbolt.plugins.secretRevisions, undefined)
 })
 
 test('contain[header]=0 answers the bare settings object', async (t) => {
