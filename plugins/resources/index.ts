@@ -20,6 +20,8 @@ export default definePlugin({
     'favorites',
     'settings',
     'folder-tree',
+    'tags',
+    'comments',
   ],
   entities: [ResourceSchema],
   routes,
