@@ -290,7 +290,10 @@ export const renamePersonalTag = async (
       )
       .update({ tag_id: target.id }),
   )
-  await unlink(em, (knex) => knex('resources_tags').where({ tag_id: tag.id, user_id: userId }))
+  await executeStatement(em, (knex) =>
+    knex('resources_tags').where({ tag_id: tag.id, user_id: userId }).delete(),
+  )
+  await deleteUnusedTags(em, [tag.id])
   return tagJson(target)
 }
 
