@@ -133,10 +133,9 @@ const insertTags = async (em: EntityManager, slugs: string[]): Promise<TagRow[]>
   return rows
 }
 
-/** Removes, among these tags, those no resource is tagged with any more. */
+/** Removes, among these tags, those no resource is tagged with any more; needs `lockTags`. */
 const deleteUnusedTags = async (em: EntityManager, tagIds: readonly string[]) => {
   if (tagIds.length === 0) return
-  await lockTags(em)
   await executeStatement(em, (knex) =>
     knex('tags')
       .whereRaw('tags.id = any(?::uuid[])', [idArray(tagIds)])
@@ -147,9 +146,18 @@ const deleteUnusedTags = async (em: EntityManager, tagIds: readonly string[]) =>
   )
 }
 
-/** Deletes links (the query given) and then the tags they leave unused, in one transaction. */
+/**
+ * Deletes links (the query given) and then the tags they leave unused, in one transaction. The
+ * lock is taken only when there is something to delete, and before deleting, so that deleting
+ * untagged resources never waits for tag changes, and never holds a link another change awaits.
+ */
 const unlink = (em: EntityManager, links: (knex: Knex) => Knex.QueryBuilder) =>
   runInTransaction(em, async (tx) => {
+    const [{ found }] = await selectRows<{ found: boolean }>(tx, (knex) =>
+      knex.select(knex.raw('exists(?) as found', [links(knex).select(knex.raw('1'))])),
+    )
+    if (!found) return
+    await lockTags(tx)
     const removed = await selectRows<{ tag_id: string }>(tx, (knex) =>
       links(knex).delete().returning('tag_id'),
     )

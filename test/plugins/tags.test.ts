@@ -520,12 +520,15 @@ test('concurrent requests never make one tag twice', async (t) => {
     { slug: '#new', n: 1 },
     { slug: 'fresh', n: 2 },
   ])
-  // Renaming and deleting while others link the same tags.
+  // Renaming, untagging and deleting resources while others link the same tags.
   const fresh = (await ada.client.fetch('/tags.json')).json.body[1]
   const mixed = await Promise.all([
     ada.client.json(`/tags/${fresh.id}.json`, 'PUT', { slug: 'renamed' }),
     ...resources.map((resource) => tagResource(ada, resource.id, ['#new'])),
     ...resources.map((resource) => tagResource(bob, resource.id, ['#new', 'fresh', 'more'])),
+    ...resources
+      .slice(0, 2)
+      .map((resource) => ada.client.fetch(`/resources/${resource.id}.json`, { method: 'DELETE' })),
   ])
   t.true(mixed.every((answer) => answer.status === 200 || answer.status === 404))
   t.deepEqual(
@@ -534,6 +537,13 @@ test('concurrent requests never make one tag twice', async (t) => {
     ),
     [],
     'no tag is left unused',
+  )
+  t.deepEqual(
+    await sql(
+      'select rt.id from resources_tags rt join resources r on r.id = rt.resource_id where r.deleted',
+    ),
+    [],
+    'no deleted resource keeps a tag',
   )
 })
 
