@@ -40,25 +40,29 @@ export const lockTags = (em: EntityManager) =>
 const seenBy = (userId: string) => (query: Knex.QueryBuilder) =>
   query.where('resources_tags.user_id', userId).orWhereNull('resources_tags.user_id')
 
+/** The tags the user sees on live resources they can read, those of `ids` only when given. */
+const tagsSeenBy = (em: EntityManager, userId: string, ids?: readonly string[]) =>
+  selectRows<TagRow>(em, (knex) => {
+    const query = knex('tags')
+      .distinct(COLUMNS)
+      .join('resources_tags', 'resources_tags.tag_id', 'tags.id')
+      .join('resources', 'resources.id', 'resources_tags.resource_id')
+      .join(
+        readableBy(knex, userId, 'Resource').as('access'),
+        'access.aco_foreign_key',
+        'resources.id',
+      )
+      .where('resources.deleted', false)
+      .whereNotNull('tags.slug')
+      .where(seenBy(userId))
+      .orderBy([{ column: 'tags.slug' }, { column: 'tags.id' }])
+    if (ids) query.whereIn('tags.id', ids)
+    return query
+  })
+
 /** The tags on live resources the user can read: their personal tags and the shared ones. */
 export const listTags = async (em: EntityManager, userId: string) =>
-  (
-    await selectRows<TagRow>(em, (knex) =>
-      knex('tags')
-        .distinct(COLUMNS)
-        .join('resources_tags', 'resources_tags.tag_id', 'tags.id')
-        .join('resources', 'resources.id', 'resources_tags.resource_id')
-        .join(
-          readableBy(knex, userId, 'Resource').as('access'),
-          'access.aco_foreign_key',
-          'resources.id',
-        )
-        .where('resources.deleted', false)
-        .whereNotNull('tags.slug')
-        .where(seenBy(userId))
-        .orderBy([{ column: 'tags.slug' }, { column: 'tags.id' }]),
-    )
-  ).map(tagJson)
+  (await tagsSeenBy(em, userId)).map(tagJson)
 
 /** The tags the user sees on each of these resources (one query), by resource id. */
 export const tagsOfResources = async (
@@ -85,20 +89,12 @@ export const tagsOfResources = async (
   return tags
 }
 
-/** Tags by id that the user may put on a resource (their own or shared ones): slug by id. */
+/**
+ * Tags by id that the user may put on a resource: those they see (their own, and shared ones on
+ * resources they read). Slug by id.
+ */
 const usableTags = async (em: EntityManager, userId: string, ids: string[]) =>
-  new Map(
-    (
-      await selectRows<TagRow>(em, (knex) =>
-        knex('tags')
-          .distinct(COLUMNS)
-          .join('resources_tags', 'resources_tags.tag_id', 'tags.id')
-          .whereIn('tags.id', ids)
-          .whereNotNull('tags.slug')
-          .where(seenBy(userId)),
-      )
-    ).map((row) => [row.id, row.slug]),
-  )
+  new Map((await tagsSeenBy(em, userId, ids)).map((row) => [row.id, row.slug]))
 
 /** The user's link to a tag, for `whereExists`. */
 const linkedBy = (knex: Knex, userId: string) =>

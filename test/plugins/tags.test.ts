@@ -122,7 +122,7 @@ test('only owners add or remove shared tags; a refused change writes nothing', a
 
 test('existing tags by id or slug are reused: one shared tag per slug, one personal tag per user and slug', async (t) => {
   const { members, sql } = await setup(t)
-  const [ada, bob] = members
+  const [ada, bob, eve] = members
   const first = await createPassword(ada, 'one')
   const second = await createPassword(ada, 'two')
   const onFirst = (await tagResource(ada, first.id, ['#shared', 'personal'])).json.body
@@ -145,7 +145,18 @@ test('existing tags by id or slug are reused: one shared tag per slug, one perso
     0: { id: { tagExists: 'The tag is missing or does not belong to current user.' } },
   })
   const shareById = await tagResource(bob, bobs.id, [{ id: shared.id }])
-  t.deepEqual(slugs(shareById.json.body), ['#shared'], 'a shared tag may be named by anyone')
+  t.deepEqual(slugs(shareById.json.body), ['#shared'], 'a shared tag the caller sees, by id')
+  const eves = await createPassword(eve, 'eves')
+  t.is(
+    (await tagResource(eve, eves.id, [{ id: shared.id }])).status,
+    400,
+    'not a shared tag only on resources the caller cannot read',
+  )
+  t.deepEqual(
+    slugs((await tagResource(eve, eves.id, ['#shared'])).json.body),
+    ['#shared'],
+    'by slug, the one shared tag of that slug',
+  )
   t.is(
     (await tagResource(ada, first.id, [{ id: bySlug.json.body[1].id }])).status,
     400,
