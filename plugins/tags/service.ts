@@ -163,9 +163,9 @@ const unlink = (em: EntityManager, links: (knex: Knex) => Knex.QueryBuilder) =>
     )
   })
 
+/** The part of the organisation's metadata types settings about tags. */
 interface TagFormats {
   allow_creation_of_v4_tags: boolean
-  allow_creation_of_v5_tags: boolean
 }
 
 /**
