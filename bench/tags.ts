@@ -1,75 +1,46 @@
 // Benchmark of tags on a real `api start` process over loopback: a user who can read 10,000
 // resources, each with one of 20 shared tags, one of 50 personal tags of theirs and one of another
-// user's, lists their tags and syncs the workspace as the extension does
-// (`contain[permission]`, `contain[favorite]`, `contain[tag]`; the same list without tags for
-// comparison), then replaces the tags on one resource.
-// Usage: node bin/run.js bench/tags.ts [--resources 10000] [--runs 20]
-import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+// user's, lists their tags and syncs the workspace as the extension does (`contain[permission]`,
+// `contain[favorite]`, `contain[tag]`; the same list without tags for comparison), then replaces
+// the tags on one resource. Wall time and the server's CPU time per request are reported: the
+// second depends less on what else the machine runs.
+// Usage: node bin/run.js bench/tags.ts [--resources 10000] [--runs 20] [--profile DIR]
 import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { bootApp, createLogger, shutdownApp } from '../api/app.ts'
 import { loadConfig } from '../api/config.ts'
 import { plugins } from '../plugins/index.ts'
-import { completeSetup, registerUser } from '../plugins/setup/index.ts'
-import { generateUserKey, gpgAuthLogin, TestClient } from '../test/helpers/client.ts'
+import { gpgAuthLogin, TestClient } from '../test/helpers/client.ts'
+import {
+  cpuMs,
+  percentile,
+  prepareBenchServer,
+  setUpUser,
+  startApiProcess,
+  stopProcess,
+} from './api-process.ts'
 
 const { values } = parseArgs({
   options: {
     resources: { type: 'string', default: '10000' },
     runs: { type: 'string', default: '20' },
+    /** Write a CPU profile of the API server into this folder. */
+    profile: { type: 'string' },
   },
 })
 const RESOURCES = Number(values.resources)
 const RUNS = Number(values.runs)
-const root = fileURLToPath(new URL('..', import.meta.url))
-const dataDir = mkdtempSync(join(tmpdir(), 'keyward-bench-tags-'))
-const port = 19000 + Math.floor(Math.random() * 1000)
-const base = `http://127.0.0.1:${port}`
-const databaseUrl = 'postgres://postgres@127.0.0.1:5432/keyward_bench_tags'
-const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' })
-await admin.connect()
-await admin.query('drop database if exists keyward_bench_tags with (force)')
-await admin.query('create database keyward_bench_tags')
-await admin.end()
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  DATABASE_URL: databaseUrl,
-  KEYWARD_DATA_DIR: dataDir,
-  KEYWARD_PORT: String(port),
-  KEYWARD_APP_URL: `${base}/`,
-  KEYWARD_LOG_LEVEL: 'warn',
-  KEYWARD_AUTH_RATE_LIMIT: '100000',
-}
-const db = new pg.Client({ connectionString: databaseUrl })
-
-const percentile = (list: number[], p: number) => {
-  const sorted = [...list].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]
-}
+const bench = await prepareBenchServer('bench_tags')
+const db = new pg.Client({ connectionString: bench.databaseUrl })
 
 console.log('seeding…')
 const app = await bootApp({
-  config: loadConfig({ env }),
+  config: loadConfig({ env: bench.env }),
   plugins,
   logger: createLogger({ logLevel: 'warn' }),
 })
-const makeUser = async (name: string) => {
-  const { user, url } = await registerUser(app.orm.em.fork(), app, {
-    username: `${name}@keyward.test`,
-    firstName: name,
-    lastName: 'Bench',
-    role: 'user',
-  })
-  const key = await generateUserKey(`${name}@keyward.test`)
-  await completeSetup(app.orm.em.fork(), user.id, url.split('/').at(-1)!, key.armoredPublicKey)
-  return { id: user.id, key }
-}
-const reader = await makeUser('reader')
-const owner = await makeUser('owner')
+const reader = await setUpUser(app, 'reader')
+const owner = await setUpUser(app, 'owner')
 await shutdownApp(app)
 await db.connect()
 
@@ -99,40 +70,32 @@ for (const statement of [
 ])
   await db.query(statement)
 
-const server = await new Promise<ChildProcess>((resolve, reject) => {
-  const child = spawn(process.execPath, [join(root, 'bin/api.js'), 'start'], {
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  let out = ''
-  child.stdout!.on('data', (chunk) => {
-    out += chunk
-    if (out.includes('listening on')) {
-      child.stdout!.resume()
-      resolve(child)
-    }
-  })
-  child.once('exit', (code) => reject(new Error(`api start exited with ${code}: ${out}`)))
-})
+const server = await startApiProcess(bench.env, { profileDir: values.profile })
+const report = (label: string, times: number[], cpu: number) =>
+  console.log(
+    `${label}: p50 ${percentile(times, 0.5).toFixed(0)} ms, p95 ${percentile(times, 0.95).toFixed(0)} ms, server CPU ${(cpu / times.length).toFixed(0)} ms a request (${times.length} runs)`,
+  )
 
 try {
-  const client = new TestClient(base)
+  const client = new TestClient(bench.base)
   await gpgAuthLogin(client, reader.key)
   const cookie = () => [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
   const time = async (label: string, url: string, check: (body: unknown[]) => void) => {
     const times: number[] = []
+    let cpu = 0
     for (let i = 0; i < RUNS + 2; i++) {
+      const cpuBefore = cpuMs(server.pid!)
       const started = performance.now()
-      const response = await fetch(`${base}${url}`, { headers: { cookie: cookie() } })
+      const response = await fetch(`${bench.base}${url}`, { headers: { cookie: cookie() } })
       const text = await response.text()
       const elapsed = performance.now() - started
       if (response.status !== 200) throw new Error(`${label}: ${response.status} ${text}`)
-      if (i >= 2) times.push(elapsed)
       if (i === 0) check(JSON.parse(text).body)
+      if (i < 2) continue
+      times.push(elapsed)
+      cpu += cpuMs(server.pid!) - cpuBefore
     }
-    console.log(
-      `${label}: p50 ${percentile(times, 0.5).toFixed(0)} ms, p95 ${percentile(times, 0.95).toFixed(0)} ms (${RUNS} runs)`,
-    )
+    report(label, times, cpu)
   }
   await time('GET /tags.json (70 tags)', '/tags.json', (body) => {
     if (body.length !== 70) throw new Error(`expected 70 tags, got ${body.length}`)
@@ -145,7 +108,7 @@ try {
     const tags = (body[0] as { tags: unknown[] }).tags
     if (tags.length !== 2) throw new Error(`expected 2 tags on a resource, got ${tags.length}`)
   })
-  // The reader may read only: they keep the resource's shared tag and change their own.
+  // The reader may only read: they keep the resource's shared tag and change their own.
   const [{ id, shared }] = (
     await db.query(
       `select rt.resource_id as id, t.slug as shared from resources_tags rt
@@ -153,20 +116,20 @@ try {
     )
   ).rows
   const times: number[] = []
+  let cpu = 0
   for (let i = 0; i < RUNS; i++) {
+    const cpuBefore = cpuMs(server.pid!)
     const started = performance.now()
     const response = await client.json(`/tags/${id}.json`, 'POST', {
       tags: [shared, `mine${(i % 50) + 1}`, `new${i}`],
     })
     times.push(performance.now() - started)
+    cpu += cpuMs(server.pid!) - cpuBefore
     if (response.status !== 200) throw new Error(`replace: ${response.status} ${response.text}`)
   }
-  console.log(
-    `POST /tags/{id}.json (3 tags, one new, one removed): p50 ${percentile(times, 0.5).toFixed(0)} ms, p95 ${percentile(times, 0.95).toFixed(0)} ms (${RUNS} runs)`,
-  )
+  report('POST /tags/{id}.json (3 tags, one new, one removed)', times, cpu)
 } finally {
-  server.kill('SIGTERM')
-  await new Promise((resolve) => server.once('exit', resolve))
+  await stopProcess(server)
   await db.end()
-  rmSync(dataDir, { recursive: true, force: true })
+  bench.cleanup()
 }

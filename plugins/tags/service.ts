@@ -70,23 +70,28 @@ export const tagsOfResources = async (
   userId: string,
   resourceIds: readonly string[],
 ): Promise<Map<string, TagJson[]>> => {
-  const tags = new Map<string, TagJson[]>()
-  if (resourceIds.length === 0) return tags
-  const rows = await selectRows<TagRow & { resource_id: string }>(em, (knex) =>
+  if (resourceIds.length === 0) return new Map()
+  // One row a resource, its tags built by PostgreSQL: far fewer rows for the driver to read.
+  const rows = await selectRows<{ resource_id: string; tags: TagJson[] | string }>(em, (knex) =>
     knex('resources_tags')
       .join('tags', 'tags.id', 'resources_tags.tag_id')
       .whereRaw('resources_tags.resource_id = any(?::uuid[])', [idArray(resourceIds)])
       .where(seenBy(userId))
       .whereNotNull('tags.slug')
-      .select('resources_tags.resource_id', ...COLUMNS)
-      .orderBy([{ column: 'tags.slug' }, { column: 'tags.id' }]),
+      .groupBy('resources_tags.resource_id')
+      .select(
+        'resources_tags.resource_id',
+        knex.raw(
+          "json_agg(json_build_object('id', tags.id, 'slug', tags.slug, 'is_shared', tags.is_shared) order by tags.slug, tags.id) as tags",
+        ),
+      ),
   )
-  for (const row of rows) {
-    const list = tags.get(row.resource_id) ?? []
-    if (!list.some((tag) => tag.id === row.id)) list.push(tagJson(row))
-    tags.set(row.resource_id, list)
-  }
-  return tags
+  return new Map(
+    rows.map((row) => {
+      const tags = typeof row.tags === 'string' ? (JSON.parse(row.tags) as TagJson[]) : row.tags
+      return [row.resource_id, tags]
+    }),
+  )
 }
 
 /**
