@@ -35,7 +35,10 @@ export const replaceBody = z.looseObject({
   tags: z
     .array(z.unknown(), { error: 'The tags should be a list.' })
     .max(MAX_TAGS, { error: messages.tooMany })
-    .optional(),
+    .optional()
+    .describe(
+      'The tags the caller wants on the resource: slugs (`#name` for a shared tag), or `{"id": …}` for a tag they see.',
+    ),
   // passbolt's v1 clients wrote `Tags`.
   Tags: z.array(z.unknown()).max(MAX_TAGS, { error: messages.tooMany }).optional(),
 })
