@@ -158,6 +158,11 @@ export interface Route<
   params?: P
   query?: QueryOptions
   body?: B
+  /**
+   * 400 message when the body does not validate, e.g. passbolt's `Could not validate comment data.`
+   * @default 'Could not validate the request data.'
+   */
+  validationMessage?: string
   /** Shape of the envelope body: documents the route and drops fields that must not leave. */
   response?: z.ZodType
   /** Success message. @default 'The operation was successful.' */

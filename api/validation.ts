@@ -112,3 +112,12 @@ export class ErrorTree {
     return Object.keys(this.tree).length === 0
   }
 }
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+/**
+ * Text PostgreSQL can store as sent and passbolt calls valid UTF-8: no lone surrogate (which
+ * would be stored as U+FFFD) and no NUL (which PostgreSQL refuses).
+ */
+export const isWellFormedText = (text: string): boolean =>
+  !LONE_SURROGATE.test(text) && !text.includes('\u0000')

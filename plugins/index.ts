@@ -2,6 +2,7 @@
 import type { Plugin } from '../api/plugin.ts'
 import accountSettings from './account-settings/index.ts'
 import auth from './auth/index.ts'
+import comments from './comments/index.ts'
 import emailNotifications from './email-notifications/index.ts'
 import favorites from './favorites/index.ts'
 import folderTree from './folder-tree/index.ts'
@@ -24,6 +25,7 @@ import settings from './settings/index.ts'
 import setup from './setup/index.ts'
 import share from './share/index.ts'
 import smtpSettings from './smtp-settings/index.ts'
+import tags from './tags/index.ts'
 import userPassphrasePolicies from './user-passphrase-policies/index.ts'
 import users from './users/index.ts'
 
@@ -36,6 +38,8 @@ export const plugins: readonly Plugin[] = [
   secrets,
   favorites,
   folderTree,
+  tags,
+  comments,
   resources,
   share,
   folders,

@@ -105,7 +105,9 @@ export const routeMiddleware =
         route.permission === 'none'
           ? undefined
           : await route.permission.check({ user: user!, params, rawBody, em, app })
-      const body = route.body ? validate(route.body, rawBody ?? {}) : rawBody
+      const body = route.body
+        ? validate(route.body, rawBody ?? {}, route.validationMessage)
+        : rawBody
       if (route.throttle?.account) {
         keys = throttleKeys(app, route, request, route.throttle.account({ params, body }))
         throttle.check(keys)

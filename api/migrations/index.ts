@@ -5,6 +5,7 @@ import { Migration20261123000000SingleUse } from './Migration20261123000000Singl
 import { Migration20261123000100ChangeFeed } from './Migration20261123000100ChangeFeed.ts'
 import { Migration20261123010000ResourceTypes } from './Migration20261123010000ResourceTypes.ts'
 import { Migration20261123020000FolderTree } from './Migration20261123020000FolderTree.ts'
+import { Migration20261123140000TagsComments } from './Migration20261123140000TagsComments.ts'
 
 export const migrationsList = [
   { name: 'Migration20261122000000Initial', class: Migration20261122000000Initial },
@@ -13,4 +14,5 @@ export const migrationsList = [
   { name: 'Migration20261123000100ChangeFeed', class: Migration20261123000100ChangeFeed },
   { name: 'Migration20261123010000ResourceTypes', class: Migration20261123010000ResourceTypes },
   { name: 'Migration20261123020000FolderTree', class: Migration20261123020000FolderTree },
+  { name: 'Migration20261123140000TagsComments', class: Migration20261123140000TagsComments },
 ]

@@ -5,6 +5,7 @@ import { favoritesOfUser } from '../favorites/index.ts'
 import { embedHolders, type PermissionJson, permissionsOfItems } from '../permissions/index.ts'
 import { listResourceTypes } from '../resource-types/index.ts'
 import { secretsOfUser } from '../secrets/index.ts'
+import { tagContain } from '../tags/index.ts'
 import { embeddedUsers } from '../users/index.ts'
 
 type Row = Record<string, unknown> & { id: string }
@@ -56,6 +57,7 @@ export const resourceContain = {
     },
   },
   permission: {},
+  tag: tagContain,
   permissions: {
     load: async (rows: Row[], { em }: ContainContext) => {
       const permissions = await permissionsOfItems(em, ids(rows))

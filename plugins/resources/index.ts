@@ -21,6 +21,8 @@ export default definePlugin({
     'settings',
     'metadata',
     'folder-tree',
+    'tags',
+    'comments',
   ],
   entities: [ResourceSchema],
   routes,

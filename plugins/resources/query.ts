@@ -7,6 +7,7 @@ import { applyOrder, selectPage } from '../../api/pagination.ts'
 import type { ParsedQuery } from '../../api/query.ts'
 import { folderParentColumn, itemsUnderParents, personalColumn } from '../folder-tree/index.ts'
 import { highestPermissionRows, OWNER, readableBy } from '../permissions/index.ts'
+import { resourcesTagged } from '../tags/index.ts'
 
 export const RESOURCE_COLUMNS = [
   'id',
@@ -72,6 +73,8 @@ export interface ResourceFilters {
   metadataKeyType?: string
   /** Folder ids, `null` for the root: items under them in the caller's tree. */
   parents?: (string | null)[]
+  /** Tagged with this slug: shared (`#…`), or by the caller. */
+  tag?: string
 }
 
 const listQuery = (
@@ -113,6 +116,8 @@ const listQuery = (
   if (filters.metadataKeyType) list.where('resources.metadata_key_type', filters.metadataKeyType)
   if (filters.parents)
     list.whereIn('resources.id', itemsUnderParents(knex, userId, filters.parents))
+  if (filters.tag !== undefined)
+    list.whereIn('resources.id', resourcesTagged(knex, userId, filters.tag))
   if (withPermission)
     list
       .join(

@@ -36,6 +36,7 @@ const filtersOf = (query: ParsedQuery): ResourceFilters => {
     sharedWithGroup: filter['is-shared-with-group'] as string | undefined,
     metadataKeyType: keyType,
     parents: filter['has-parent'] as (string | null)[] | undefined,
+    tag: filter['has-tag'] as string | undefined,
   }
 }
 
@@ -67,7 +68,7 @@ export const routes = [
     action: 'ResourcesIndex.index',
     summary: 'The resources the caller can read',
     description:
-      'Every live resource the caller can read, directly or through a group, each with what `contain[...]` asks for (`permission` is the caller’s highest permission). Filters: `has-id[]`, `has-parent[]` (folder ids in the caller’s tree, `0` for its root), `is-favorite`, `is-owned-by-me`, `is-shared-with-me`, `is-shared-with-group`, `metadata_key_type` (`user_key` or `shared_key`; anything else is a 400). Paginated with `page` and `limit`.',
+      'Every live resource the caller can read, directly or through a group, each with what `contain[...]` asks for (`permission` is the caller’s highest permission). Filters: `has-id[]`, `has-parent[]` (folder ids in the caller’s tree, `0` for its root), `is-favorite`, `is-owned-by-me`, `is-shared-with-me`, `is-shared-with-group`, `has-tag` (a slug: a shared `#tag`, or one of the caller’s), `metadata_key_type` (`user_key` or `shared_key`; anything else is a 400). Paginated with `page` and `limit`.',
     auth: 'user',
     // The list joins what the caller may read: no other row is ever loaded.
     permission: 'none',
@@ -81,6 +82,7 @@ export const routes = [
         'is-shared-with-group': 'uuid',
         metadata_key_type: 'string',
         'has-parent': 'parent',
+        'has-tag': 'string',
       },
     },
     handler: async ({ em, user, query }) => {
@@ -147,7 +149,7 @@ export const routes = [
     action: 'ResourcesDelete.delete',
     summary: 'Delete a resource',
     description:
-      'Soft-deletes a resource: its cleartext fields are cleared and its permissions, secrets and favorites removed, in one transaction. Needs update or owner permission: 403 with read only, 404 without access.',
+      'Soft-deletes a resource: its cleartext fields are cleared and its permissions, secrets, favorites, tags and comments removed, in one transaction. Needs update or owner permission: 403 with read only, 404 without access.',
     auth: 'user',
     permission: resourceAccess(UPDATE, messages.cannotDelete, true),
     params: idParams,

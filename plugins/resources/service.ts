@@ -7,12 +7,14 @@ import type { EntityManager } from '@mikro-orm/postgresql'
 import { badRequest } from '../../api/errors.ts'
 import { messageRecipients, publicKeyIds, WILDCARD_KEY_ID } from '../../api/openpgp-packets.ts'
 import { executeStatement, selectRows } from '../../api/orm.ts'
+import { deleteCommentsOf } from '../comments/index.ts'
 import { deleteFavoritesOf } from '../favorites/index.ts'
 import { parentInTree, placeItem, removeEverywhere } from '../folder-tree/index.ts'
 import { metadataKeysSettings, metadataTypesSettings } from '../metadata/index.ts'
 import { effectivePermission, OWNER, UPDATE, usersWithAccess } from '../permissions/index.ts'
 import { DEFAULT_V4_TYPE_ID, liveResourceTypes, versionOfSlug } from '../resource-types/index.ts'
 import { checkSecretEntries, deleteSecretsOfResources, writeSecrets } from '../secrets/index.ts'
+import { deleteTagsOfResources } from '../tags/index.ts'
 import { messages } from './messages.ts'
 import type { CreateBody, MetadataFields, UpdateBody } from './schemas.ts'
 
@@ -290,7 +292,10 @@ export const updateResource = async (
   )
 }
 
-/** Soft-deletes resources: cleartext fields cleared, permissions, secrets and favorites gone. */
+/**
+ * Soft-deletes resources: cleartext fields cleared, permissions, secrets, favorites, tags and
+ * comments gone.
+ */
 export const softDeleteResources = async (em: EntityManager, ids: string[], userId: string) => {
   if (ids.length === 0) return
   await executeStatement(em, (knex) =>
@@ -309,4 +314,6 @@ export const softDeleteResources = async (em: EntityManager, ids: string[], user
   await deleteSecretsOfResources(em, ids)
   await deleteFavoritesOf(em, ids)
   await removeEverywhere(em, ids)
+  await deleteTagsOfResources(em, ids)
+  await deleteCommentsOf(em, ids)
 }

@@ -1,0 +1,43 @@
+// Tags: labels on resources, personal to each user or shared (`#name`) with everyone who can
+// read the resource. passbolt's Tags plugin (Pro), answered as its v4 form.
+import { definePlugin } from '../../api/plugin.ts'
+import { ResourceTagSchema } from './entities/ResourceTag.ts'
+import { TagSchema } from './entities/Tag.ts'
+import { routes } from './routes.ts'
+import {
+  deleteTagsOfUser,
+  forgetTagsOfLostAccess,
+  forgetUnreadableTagsOfMembers,
+} from './service.ts'
+
+export {
+  deleteTagsOfResources,
+  forgetTagsOfLostAccess,
+  forgetUnreadableTagsOf,
+  type TagJson,
+  tagsOfResources,
+} from './service.ts'
+export { resourcesTagged, tagContain } from './taggable.ts'
+export { ResourceTagSchema, TagSchema }
+
+export default definePlugin({
+  name: 'tags',
+  dependsOn: ['permissions', 'settings'],
+  entities: [TagSchema, ResourceTagSchema],
+  routes,
+  settings: () => ({ user: { tags: { enabled: true, version: '1.0.1' } } }),
+  // Who can no longer read a resource loses their personal tags on it (shared ones stay).
+  accessChanged: async (em, change) => {
+    if (change.aco === 'Resource' && change.lost.length)
+      await forgetTagsOfLostAccess(em, change.id, change.lost)
+  },
+  deletion: {
+    // Runs after the resources' cleanup (which removed the subject's permissions): a deleted
+    // user's personal tags go, and so do those of a deleted group's members on the resources
+    // they reached only through it.
+    cleanup: async (em, subject) => {
+      if (subject.kind === 'User') await deleteTagsOfUser(em, subject.id)
+      else await forgetUnreadableTagsOfMembers(em, subject.id)
+    },
+  },
+})

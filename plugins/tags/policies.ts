@@ -1,0 +1,25 @@
+// Access policy of the routes that change one tag: only a personal tag the caller tags resources
+// with. A shared tag is refused with 403 whoever asks (as passbolt does); any other tag is 404.
+import { forbidden, notFound } from '../../api/errors.ts'
+import type { AccessPolicy } from '../../api/plugin.ts'
+import { findTag, lockTags, type TagJson, tagJson } from './service.ts'
+
+export interface TagGranted {
+  tag: TagJson
+}
+
+export const personalTagOfCaller = (
+  sharedRefusal: string,
+): AccessPolicy<TagGranted, { id: string }> => ({
+  description: 'a personal tag the caller tags resources with',
+  refusals: [403, 404],
+  check: async ({ em, user, params }) => {
+    // Taken before reading the tag, so that no other change to tags interleaves.
+    await lockTags(em)
+    const tag = await findTag(em, user.id, params.id)
+    if (!tag) throw notFound('tag')
+    if (tag.is_shared) throw forbidden(sharedRefusal)
+    if (!tag.mine) throw notFound('tag')
+    return { tag: tagJson(tag) }
+  },
+})

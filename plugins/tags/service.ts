@@ -1,0 +1,359 @@
+// Tags through the query builder. A shared tag (`#name`) is one row per slug, linked to resources
+// without a user, and seen by everyone who can read them; a personal tag is one row per user and
+// slug, linked with that user. Tags nobody links any more are removed. Every change that creates,
+// links or removes tags holds one transaction-scoped lock, so two requests never create the
+// same tag twice nor remove a tag another is linking.
+import { randomUUID } from 'node:crypto'
+import type { EntityManager, Knex } from '@mikro-orm/postgresql'
+import { runInTransaction } from '../../api/db/transaction.ts'
+import { badRequest } from '../../api/errors.ts'
+import { executeStatement, selectRows, selectSql } from '../../api/orm.ts'
+import { ErrorTree } from '../../api/validation.ts'
+import { readableBy, usersWithAccessQuery } from '../permissions/index.ts'
+import { readOrganizationSetting } from '../settings/index.ts'
+import { messages } from './messages.ts'
+import { isSharedSlug, type RequestedTags } from './schemas.ts'
+
+interface TagRow {
+  id: string
+  slug: string
+  is_shared: boolean
+}
+
+const COLUMNS = ['tags.id', 'tags.slug', 'tags.is_shared']
+
+/** A v4 tag as passbolt answers it. */
+export const tagJson = (row: TagRow) => ({ id: row.id, slug: row.slug, is_shared: row.is_shared })
+
+export type TagJson = ReturnType<typeof tagJson>
+
+/** Ids as one PostgreSQL array value, so a list of any length is a single binding. */
+export const idArray = (ids: Iterable<string>) => `{${[...new Set(ids)].join(',')}}`
+
+/** Arbitrary key of the advisory lock every tag change holds until its transaction ends. */
+const TAGS_LOCK = 4_152_026_113
+
+export const lockTags = (em: EntityManager) =>
+  selectSql(em, 'select pg_advisory_xact_lock(cast(:key as bigint))', { key: TAGS_LOCK })
+
+/** The tag's links the user sees: their own and the shared ones. */
+const seenBy = (userId: string) => (query: Knex.QueryBuilder) =>
+  query.where('resources_tags.user_id', userId).orWhereNull('resources_tags.user_id')
+
+/** The tags the user sees on live resources they can read, those of `ids` only when given. */
+const tagsSeenBy = (em: EntityManager, userId: string, ids?: readonly string[]) =>
+  selectRows<TagRow>(em, (knex) => {
+    const query = knex('tags')
+      .distinct(COLUMNS)
+      .join('resources_tags', 'resources_tags.tag_id', 'tags.id')
+      .join('resources', 'resources.id', 'resources_tags.resource_id')
+      .join(
+        readableBy(knex, userId, 'Resource').as('access'),
+        'access.aco_foreign_key',
+        'resources.id',
+      )
+      .where('resources.deleted', false)
+      .whereNotNull('tags.slug')
+      .where(seenBy(userId))
+      .orderBy([{ column: 'tags.slug' }, { column: 'tags.id' }])
+    if (ids) query.whereIn('tags.id', ids)
+    return query
+  })
+
+/** The tags on live resources the user can read: their personal tags and the shared ones. */
+export const listTags = async (em: EntityManager, userId: string) =>
+  (await tagsSeenBy(em, userId)).map(tagJson)
+
+/** The tags the user sees on each of these resources (one query), by resource id. */
+export const tagsOfResources = async (
+  em: EntityManager,
+  userId: string,
+  resourceIds: readonly string[],
+): Promise<Map<string, TagJson[]>> => {
+  if (resourceIds.length === 0) return new Map()
+  // One row a resource, its tags built by PostgreSQL: far fewer rows for the driver to read.
+  const rows = await selectRows<{ resource_id: string; tags: TagJson[] | string }>(em, (knex) =>
+    knex('resources_tags')
+      .join('tags', 'tags.id', 'resources_tags.tag_id')
+      .whereRaw('resources_tags.resource_id = any(?::uuid[])', [idArray(resourceIds)])
+      .where(seenBy(userId))
+      .whereNotNull('tags.slug')
+      .groupBy('resources_tags.resource_id')
+      .select(
+        'resources_tags.resource_id',
+        knex.raw(
+          "json_agg(json_build_object('id', tags.id, 'slug', tags.slug, 'is_shared', tags.is_shared) order by tags.slug, tags.id) as tags",
+        ),
+      ),
+  )
+  return new Map(
+    rows.map((row) => {
+      const tags = typeof row.tags === 'string' ? (JSON.parse(row.tags) as TagJson[]) : row.tags
+      return [row.resource_id, tags]
+    }),
+  )
+}
+
+/**
+ * Tags by id that the user may put on a resource: those they see (their own, and shared ones on
+ * resources they read). Slug by id.
+ */
+const usableTags = async (em: EntityManager, userId: string, ids: string[]) =>
+  new Map((await tagsSeenBy(em, userId, ids)).map((row) => [row.id, row.slug]))
+
+/** The user's link to a tag, for `whereExists`. */
+const linkedBy = (knex: Knex, userId: string) =>
+  knex('resources_tags')
+    .select(knex.raw('1'))
+    .whereRaw('resources_tags.tag_id = tags.id')
+    .where('resources_tags.user_id', userId)
+
+/** The tags of these slugs a user would reuse: shared ones, and their own personal ones. */
+const reusableTags = async (em: EntityManager, userId: string, slugs: string[]) => {
+  const rows = await selectRows<TagRow>(em, (knex) =>
+    knex('tags')
+      .whereIn('tags.slug', slugs)
+      .whereNull('tags.metadata')
+      .where((query) => query.where('tags.is_shared', true).orWhereExists(linkedBy(knex, userId)))
+      .select(COLUMNS)
+      .orderBy('tags.id'),
+  )
+  const bySlug = new Map<string, TagRow>()
+  for (const row of rows)
+    if (row.is_shared === isSharedSlug(row.slug) && !bySlug.has(row.slug)) bySlug.set(row.slug, row)
+  return bySlug
+}
+
+const insertTags = async (em: EntityManager, slugs: string[]): Promise<TagRow[]> => {
+  if (slugs.length === 0) return []
+  const now = new Date()
+  const rows = slugs.map((slug) => ({ id: randomUUID(), slug, is_shared: isSharedSlug(slug) }))
+  await executeStatement(em, (knex) =>
+    knex('tags').insert(rows.map((row) => ({ ...row, created: now }))),
+  )
+  return rows
+}
+
+/** Removes, among these tags, those no resource is tagged with any more; needs `lockTags`. */
+const deleteUnusedTags = async (em: EntityManager, tagIds: readonly string[]) => {
+  if (tagIds.length === 0) return
+  await executeStatement(em, (knex) =>
+    knex('tags')
+      .whereRaw('tags.id = any(?::uuid[])', [idArray(tagIds)])
+      .whereNotExists(
+        knex('resources_tags').select(knex.raw('1')).whereRaw('resources_tags.tag_id = tags.id'),
+      )
+      .delete(),
+  )
+}
+
+/**
+ * Deletes links (the query given) and then the tags they leave unused, in one transaction. The
+ * lock is taken only when there is something to delete, and before deleting, so that deleting
+ * untagged resources never waits for tag changes, and never holds a link another change awaits.
+ */
+const unlink = (em: EntityManager, links: (knex: Knex) => Knex.QueryBuilder) =>
+  runInTransaction(em, async (tx) => {
+    const [{ found }] = await selectRows<{ found: boolean }>(tx, (knex) =>
+      knex.select(knex.raw('exists(?) as found', [links(knex).select(knex.raw('1'))])),
+    )
+    if (!found) return
+    await lockTags(tx)
+    const removed = await selectRows<{ tag_id: string }>(tx, (knex) =>
+      links(knex).delete().returning('tag_id'),
+    )
+    await deleteUnusedTags(
+      tx,
+      removed.map((row) => row.tag_id),
+    )
+  })
+
+/** The part of the organisation's metadata types settings about tags. */
+interface TagFormats {
+  allow_creation_of_v4_tags: boolean
+}
+
+/**
+ * Refuses the tag formats the organisation's metadata settings do not allow. v5 (encrypted) tags
+ * are refused in any case: the server does not keep them yet.
+ */
+export const assertTagFormatAllowed = async (em: EntityManager, encrypted: boolean) => {
+  if (encrypted) throw badRequest(messages.v5Refused)
+  const settings = await readOrganizationSetting<Partial<TagFormats>>(em, 'metadataTypes')
+  if (settings?.allow_creation_of_v4_tags === false) throw badRequest(messages.v4Refused)
+}
+
+/**
+ * Replaces the tags the user sees on a resource by the requested ones: their personal tags, and
+ * the shared ones when they own it (otherwise the shared tags must stay as they are). Returns the
+ * resource's tags as the user now sees them.
+ */
+export const replaceResourceTags = async (
+  em: EntityManager,
+  input: { userId: string; resourceId: string; owner: boolean; requested: RequestedTags },
+): Promise<TagJson[]> => {
+  const { userId, resourceId, owner, requested } = input
+  await lockTags(em)
+  const wanted = new Set(requested.slugs.map((item) => item.slug))
+  if (requested.ids.length) {
+    const usable = await usableTags(
+      em,
+      userId,
+      requested.ids.map((item) => item.id),
+    )
+    const errors = new ErrorTree()
+    for (const { index, id } of requested.ids) {
+      const slug = usable.get(id)
+      if (slug === undefined) errors.add([index, 'id'], 'tagExists', messages.tagIdUnknown)
+      else wanted.add(slug)
+    }
+    if (!errors.empty) throw badRequest(messages.requestValidation, errors.tree)
+  }
+  const current = await selectRows<{ link_id: string; tag_id: string } & TagRow>(em, (knex) =>
+    knex('resources_tags')
+      .join('tags', 'tags.id', 'resources_tags.tag_id')
+      .where('resources_tags.resource_id', resourceId)
+      .where(seenBy(userId))
+      .whereNotNull('tags.slug')
+      .select('resources_tags.id as link_id', 'tags.id as tag_id', 'tags.slug', 'tags.is_shared'),
+  )
+  const removed = current.filter((link) => !wanted.has(link.slug))
+  const present = new Set(current.map((link) => link.slug))
+  const added = [...wanted].filter((slug) => !present.has(slug))
+  if (!owner && (removed.some((link) => link.is_shared) || added.some(isSharedSlug)))
+    throw badRequest(messages.sharedOnResource)
+  if (removed.length)
+    await executeStatement(em, (knex) =>
+      knex('resources_tags')
+        .whereIn(
+          'id',
+          removed.map((link) => link.link_id),
+        )
+        .delete(),
+    )
+  if (added.length) {
+    const reusable = await reusableTags(em, userId, added)
+    const created = await insertTags(
+      em,
+      added.filter((slug) => !reusable.has(slug)),
+    )
+    const tags = [...reusable.values(), ...created]
+    const now = new Date()
+    await executeStatement(em, (knex) =>
+      knex('resources_tags').insert(
+        tags.map((tag) => ({
+          id: randomUUID(),
+          resource_id: resourceId,
+          tag_id: tag.id,
+          user_id: tag.is_shared ? null : userId,
+          created: now,
+        })),
+      ),
+    )
+  }
+  await deleteUnusedTags(
+    em,
+    removed.map((link) => link.tag_id),
+  )
+  return (await tagsOfResources(em, userId, [resourceId])).get(resourceId) ?? []
+}
+
+/** A tag, and whether the user tags anything with it; undefined when it does not exist. */
+export const findTag = async (em: EntityManager, userId: string, id: string) => {
+  const [row] = await selectRows<TagRow & { mine: boolean }>(em, (knex) =>
+    knex('tags')
+      .where('tags.id', id)
+      .whereNotNull('tags.slug')
+      .select(...COLUMNS, knex.raw('exists(?) as mine', [linkedBy(knex, userId)])),
+  )
+  return row
+}
+
+/**
+ * Renames the user's personal tag: their links move to their tag of that slug, made if they
+ * have none (passbolt answers that tag, so the id may change).
+ */
+export const renamePersonalTag = async (
+  em: EntityManager,
+  userId: string,
+  tag: TagJson,
+  slug: string,
+): Promise<TagJson> => {
+  if (slug === tag.slug) return tag
+  const [existing] = await selectRows<TagRow>(em, (knex) =>
+    knex('tags')
+      .where({ 'tags.slug': slug, 'tags.is_shared': false })
+      .whereNull('tags.metadata')
+      .whereExists(linkedBy(knex, userId))
+      .select(COLUMNS)
+      .orderBy('tags.id')
+      .limit(1),
+  )
+  const [target] = existing ? [existing] : await insertTags(em, [slug])
+  await executeStatement(em, (knex) =>
+    knex('resources_tags')
+      .where({ tag_id: tag.id, user_id: userId })
+      .whereNotIn(
+        'resource_id',
+        knex('resources_tags').select('resource_id').where({ tag_id: target.id, user_id: userId }),
+      )
+      .update({ tag_id: target.id }),
+  )
+  await executeStatement(em, (knex) =>
+    knex('resources_tags').where({ tag_id: tag.id, user_id: userId }).delete(),
+  )
+  await deleteUnusedTags(em, [tag.id])
+  return tagJson(target)
+}
+
+/** Removes the user's personal tag from every resource they tagged with it. */
+export const deletePersonalTag = (em: EntityManager, userId: string, tagId: string) =>
+  unlink(em, (knex) => knex('resources_tags').where({ tag_id: tagId, user_id: userId }))
+
+/** Removes every tag of these resources (they are being deleted). */
+export const deleteTagsOfResources = async (em: EntityManager, resourceIds: readonly string[]) => {
+  if (resourceIds.length === 0) return
+  await unlink(em, (knex) =>
+    knex('resources_tags').whereRaw('resource_id = any(?::uuid[])', [idArray(resourceIds)]),
+  )
+}
+
+/** Removes the personal tags these users put on a resource they can no longer read. */
+export const forgetTagsOfLostAccess = async (
+  em: EntityManager,
+  resourceId: string,
+  userIds: readonly string[],
+) => {
+  if (userIds.length === 0) return
+  await unlink(em, (knex) =>
+    knex('resources_tags')
+      .where('resource_id', resourceId)
+      .whereRaw('user_id = any(?::uuid[])', [idArray(userIds)])
+      .whereNotIn('user_id', usersWithAccessQuery(knex, 'Resource', resourceId)),
+  )
+}
+
+/** Removes the user's personal tags on every resource they can no longer read. */
+export const forgetUnreadableTagsOf = (em: EntityManager, userId: string) =>
+  unlink(em, (knex) =>
+    knex('resources_tags')
+      .where('user_id', userId)
+      .whereNotIn(
+        'resource_id',
+        knex
+          .select('readable.aco_foreign_key')
+          .from(readableBy(knex, userId, 'Resource').as('readable')),
+      ),
+  )
+
+/** Removes the personal tags a group's members put on resources they no longer read. */
+export const forgetUnreadableTagsOfMembers = async (em: EntityManager, groupId: string) => {
+  const members = await selectRows<{ user_id: string }>(em, (knex) =>
+    knex('groups_users').where('group_id', groupId).select('user_id'),
+  )
+  for (const { user_id } of members) await forgetUnreadableTagsOf(em, user_id)
+}
+
+/** Removes every personal tag of the user (they are being deleted). */
+export const deleteTagsOfUser = (em: EntityManager, userId: string) =>
+  unlink(em, (knex) => knex('resources_tags').where('user_id', userId))
