@@ -18,3 +18,9 @@ export const versionOfSlug = (slug: string): MetadataVersion =>
 
 /** `password-string`: the type of a v4 resource created without one. */
 export const DEFAULT_V4_TYPE_ID = '669f8c64-242a-59fb-92fc-81f660975fd3'
+
+/**
+ * `password-and-description`: its description travels inside the encrypted secret, so a clear
+ * `description` sent with it is dropped rather than stored (as passbolt).
+ */
+export const PASSWORD_AND_DESCRIPTION_TYPE_ID = 'a28a04cd-6f53-518a-967c-9963bf9cec51'

@@ -12,7 +12,12 @@ import { deleteFavoritesOf } from '../favorites/index.ts'
 import { parentInTree, placeItem, removeEverywhere } from '../folder-tree/index.ts'
 import { metadataKeysSettings, metadataTypesSettings } from '../metadata/index.ts'
 import { effectivePermission, OWNER, UPDATE, usersWithAccess } from '../permissions/index.ts'
-import { DEFAULT_V4_TYPE_ID, liveResourceTypes, versionOfSlug } from '../resource-types/index.ts'
+import {
+  DEFAULT_V4_TYPE_ID,
+  liveResourceTypes,
+  PASSWORD_AND_DESCRIPTION_TYPE_ID,
+  versionOfSlug,
+} from '../resource-types/index.ts'
 import { checkSecretEntries, deleteSecretsOfResources, writeSecrets } from '../secrets/index.ts'
 import { deleteTagsOfResources } from '../tags/index.ts'
 import { messages } from './messages.ts'
@@ -151,6 +156,7 @@ export const createResource = async (
   if (parentId) await assertCanCreateIn(em, userId, parentId)
   const typeId = body.resource_type_id ?? DEFAULT_V4_TYPE_ID
   await checkResourceType(em, typeId, v5, true)
+  if (typeId === PASSWORD_AND_DESCRIPTION_TYPE_ID && fields.description) fields.description = null
   if (v5) fields.metadata_key_id = await checkEncryptedMetadata(em, userId, fields)
   const secrets = await checkOwnSecret(em, userId, body.secrets[0].data)
   const id = randomUUID()
@@ -248,6 +254,8 @@ export const updateResource = async (
   const typeId = body.resource_type_id ?? current.resource_type_id
   if (body.resource_type_id !== undefined || v5 !== wasV5)
     await checkResourceType(em, typeId, v5, false)
+  if (body.resource_type_id === PASSWORD_AND_DESCRIPTION_TYPE_ID && fields.description)
+    fields.description = null
   if (v5 && fields.metadata)
     fields.metadata_key_id = await checkEncryptedMetadata(em, userId, fields)
   const users = await usersWithAccess(em, 'Resource', id)

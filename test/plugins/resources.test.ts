@@ -69,6 +69,29 @@ test('creating a v4 password makes the caller its owner; the answer passes the e
   t.deepEqual(await clientValidation('SecretEntity', secret.json.body), {})
   t.is(JSON.parse(await decryptAs(secret.json.body.data, ada)).password, 'pw-github')
   t.deepEqual(await secretInvariantViolations(api), [])
+  // The description of a password-and-description resource belongs in its secret: a clear one
+  // is dropped, on creation and on update; a password-string resource keeps its own.
+  const secrets = [{ data: await encryptFor('{"password":"p"}', [ada], ada) }]
+  const withDescription = async (type: string) =>
+    (
+      await ada.client.json('/resources.json', 'POST', {
+        name: 'n',
+        description: 'clear notes',
+        resource_type_id: type,
+        secrets: [{ data: await encryptFor('p', [ada], ada) }],
+      })
+    ).json.body
+  t.is((await withDescription(PASSWORD_AND_DESCRIPTION)).description, null)
+  const plain = await withDescription(PASSWORD_STRING)
+  t.is(plain.description, 'clear notes')
+  const updated = await ada.client.json(`/resources/${plain.id}.json`, 'PUT', {
+    name: 'n',
+    description: 'still clear',
+    resource_type_id: PASSWORD_AND_DESCRIPTION,
+    secrets: secrets.map((secret) => ({ ...secret, user_id: ada.id })),
+  })
+  t.is(updated.status, 200, updated.text)
+  t.is(updated.json.body.description, null)
 })
 
 test('a resource needs its name and exactly one secret, the owner’s, well formed and for them', async (t) => {
