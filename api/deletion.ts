@@ -20,7 +20,8 @@ export const deletionBlockers = async (
     for (const [domain, rules] of Object.entries(found)) {
       for (const [rule, items] of Object.entries(rules)) {
         if (items.length === 0) continue
-        const into = (merged[domain] ??= {})
+        merged[domain] ??= {}
+        const into = merged[domain]
         into[rule] = [...(into[rule] ?? []), ...items]
       }
     }
