@@ -4,7 +4,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { AppContext } from '../../api/app.ts'
 import { selectSql } from '../../api/orm.ts'
-import { announceAccessChange } from '../permissions/index.ts'
+import { announceAccessChanges } from '../permissions/index.ts'
 
 type Aco = 'Resource' | 'Folder'
 
@@ -21,16 +21,24 @@ export const reachThroughGroup = async (
   const reach: Reach = new Map()
   if (userIds.length === 0 || items?.length === 0) return reach
   const itemIds = items?.map((key) => key.slice(key.indexOf('|') + 1))
+  const itemList = itemIds
+    ? ':items'
+    : 'select q.aco_foreign_key from permissions q where q.aro_foreign_key = :group'
+  // Direct permissions and those through live groups apart: each side filters on the users
+  // first (a group of a thousand members is never expanded).
   const rows = await selectSql<{ aco: Aco; item: string; user_id: string }>(
     em,
-    `select distinct p.aco, p.aco_foreign_key as item, coalesce(gu.user_id, p.aro_foreign_key) as user_id
+    `select p.aco, p.aco_foreign_key as item, p.aro_foreign_key as user_id
      from permissions p
-     left join groups_users gu on p.aro = 'Group' and gu.group_id = p.aro_foreign_key
-     left join groups g on g.id = gu.group_id
-     where p.aco_foreign_key in (${itemIds ? ':items' : 'select q.aco_foreign_key from permissions q where q.aro_foreign_key = :group'})
+     where p.aro = 'User' and p.aro_foreign_key in (:users) and p.aco_foreign_key in (${itemList})
        and not exists (select 1 from resources r where r.id = p.aco_foreign_key and r.deleted)
-       and ((p.aro = 'User' and p.aro_foreign_key in (:users))
-         or (p.aro = 'Group' and not g.deleted and gu.user_id in (:users)))`,
+     union
+     select p.aco, p.aco_foreign_key, gu.user_id
+     from groups_users gu
+     join groups g on g.id = gu.group_id and not g.deleted
+     join permissions p on p.aro_foreign_key = gu.group_id
+     where gu.user_id in (:users) and p.aco_foreign_key in (${itemList})
+       and not exists (select 1 from resources r where r.id = p.aco_foreign_key and r.deleted)`,
     itemIds ? { items: itemIds, users: [...userIds] } : { group: groupId, users: [...userIds] },
   )
   for (const row of rows) {
@@ -42,22 +50,25 @@ export const reachThroughGroup = async (
   return reach
 }
 
-/** Announces, item by item, who gained and who lost access between two readings. */
-export const announceReachChange = async (
+/** Announces who gained and who lost access to each item between two readings. */
+export const announceReachChange = (
   em: EntityManager,
   app: AppContext,
   before: Reach,
   after: Reach,
-) => {
-  for (const key of new Set([...before.keys(), ...after.keys()])) {
-    const [aco, id] = key.split('|') as [Aco, string]
-    const was = before.get(key) ?? new Set()
-    const is = after.get(key) ?? new Set()
-    await announceAccessChange(em, app, {
-      aco,
-      id,
-      gained: [...is].filter((user) => !was.has(user)),
-      lost: [...was].filter((user) => !is.has(user)),
-    })
-  }
-}
+) =>
+  announceAccessChanges(
+    em,
+    app,
+    [...new Set([...before.keys(), ...after.keys()])].map((key) => {
+      const [aco, id] = key.split('|') as [Aco, string]
+      const was = before.get(key) ?? new Set()
+      const is = after.get(key) ?? new Set()
+      return {
+        aco,
+        id,
+        gained: [...is].filter((user) => !was.has(user)),
+        lost: [...was].filter((user) => !is.has(user)),
+      }
+    }),
+  )

@@ -126,13 +126,12 @@ export const selectGroups = async (
         'groups.created_by',
         'groups.modified_by',
       )
+    // A deleted user's memberships are removed with them, so every membership counts.
     if (contain.user_count)
       query.select(
         knex('groups_users')
-          .join('users', 'users.id', 'groups_users.user_id')
           .count('*')
           .where('groups_users.group_id', knex.ref('groups.id'))
-          .andWhere('users.deleted', false)
           .as('user_count'),
       )
     if (filters.ids) query.whereIn('groups.id', filters.ids)

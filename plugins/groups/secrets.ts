@@ -131,6 +131,25 @@ export const writeMemberSecrets = async (
   )
 }
 
+/** Deletes the secrets these users hold of these resources and can no longer read. */
+export const deleteLostSecrets = async (
+  em: EntityManager,
+  userIds: readonly string[],
+  resourceIds: readonly string[],
+) => {
+  if (userIds.length === 0 || resourceIds.length === 0) return
+  await selectSql(
+    em,
+    `delete from secrets s where s.user_id in (:users) and s.resource_id in (:resources)
+       and not exists (select 1 from permissions p where p.aco_foreign_key = s.resource_id
+         and (p.aro_foreign_key = s.user_id or p.aro_foreign_key in (
+           select gu.group_id from groups_users gu join groups g on g.id = gu.group_id and not g.deleted
+           where gu.user_id = s.user_id)))
+     returning s.id`,
+    { users: [...userIds], resources: [...resourceIds] },
+  )
+}
+
 /** The caller's own secrets of these resources, for the client to re-encrypt (update dry run). */
 export const secretsOfCaller = (em: EntityManager, userId: string, resourceIds: string[]) =>
   resourceIds.length

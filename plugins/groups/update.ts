@@ -8,7 +8,6 @@ import type { AppContext } from '../../api/app.ts'
 import { badRequest } from '../../api/errors.ts'
 import { executeStatement, selectRows } from '../../api/orm.ts'
 import { ErrorTree } from '../../api/validation.ts'
-import { deleteSecretsWithoutAccess } from '../secrets/index.ts'
 import { announceReachChange, reachThroughGroup } from './access.ts'
 import { type Change, parseChanges, parseSecrets } from './changes.ts'
 import { messages } from './messages.ts'
@@ -16,6 +15,7 @@ import type { GroupGrant } from './policies.ts'
 import { checkName, memberStates, toBoolean } from './rules.ts'
 import {
   checkNewMemberSecrets,
+  deleteLostSecrets,
   neededSecrets,
   secretsOfCaller,
   writeMemberSecrets,
@@ -217,7 +217,11 @@ export const updateGroup = async (
     const resources = [...before.keys()]
       .filter((key) => key.startsWith('Resource|'))
       .map((key) => key.slice('Resource|'.length))
-    await deleteSecretsWithoutAccess(em, resources)
+    await deleteLostSecrets(
+      em,
+      removed.map((member) => member.user_id),
+      resources,
+    )
   }
   if (added.length || retyped.length || removed.length)
     await executeStatement(em, (knex) =>
