@@ -178,6 +178,10 @@ test('an added member gains the group’s folders in their tree; a removed one l
   })
   const favorite = await bob.client.json(`/favorites/resource/${viaGroup.id}.json`, 'POST', {})
   t.is(favorite.status, 200, favorite.text)
+  for (const resource of [viaGroup, alsoDirect]) {
+    const tagged = await bob.client.json(`/tags/${resource.id}.json`, 'POST', { tags: ['mine'] })
+    t.is(tagged.status, 200, tagged.text)
+  }
 
   const { update } = await addMembers(ada, groupId, [{ member: cat, isAdmin: false }])
   t.is(update.status, 200, update.text)
@@ -209,6 +213,11 @@ test('an added member gains the group’s folders in their tree; a removed one l
   )
   t.deepEqual((await bob.client.fetch('/folders.json')).json.body, [])
   t.deepEqual(await sql('select 1 from favorites where user_id = $1', [bob.id]), [])
+  t.deepEqual(
+    await sql('select resource_id from resources_tags where user_id = $1', [bob.id]),
+    [{ resource_id: alsoDirect.id }],
+    'bob keeps his tag where he still reads the resource',
+  )
   t.is((await bob.client.fetch(`/secrets/resource/${viaGroup.id}.json`)).status, 404)
 })
 
