@@ -5,6 +5,5 @@ import { Migration } from '@mikro-orm/migrations'
 export class Migration20261123150000GroupNames extends Migration {
   override async up(): Promise<void> {
     this.addSql('create unique index groups_name_unique on groups (name) where not deleted')
-    this.addSql('create index groups_users_group_id_index on groups_users (group_id, is_admin)')
   }
 }

@@ -519,3 +519,54 @@ test('two concurrent updates of one group adding different members both apply, o
   t.is(forDan.update.status, 200)
   t.true((await membershipOf(dan))!.is_admin)
 })
+
+test('a share with the group and a member’s addition prepared at the same time: the second to run is refused', async (t) => {
+  const { ada, bob, cat, groupId, shareWithGroup, membershipOf, sql } = await setup(t)
+  const first = await createPassword(ada, 'first', 'pw-1')
+  await shareWithGroup(ada, first.id, secretText('pw-1'))
+  const second = await createPassword(ada, 'second', 'pw-2')
+  // Both clients prepare their request before either is sent.
+  const permissions = [{ aro: 'Group', aro_foreign_key: groupId, aco: 'Resource', type: 1 }]
+  const simulated = await ada.client.json(`/share/simulate/resource/${second.id}.json`, 'POST', {
+    permissions,
+  })
+  t.deepEqual(
+    simulated.json.body.changes.added.map((a: { User: { id: string } }) => a.User.id),
+    [bob.id],
+  )
+  const shareBody = {
+    permissions,
+    secrets: [
+      {
+        user_id: bob.id,
+        resource_id: second.id,
+        data: await encryptFor(secretText('pw-2'), [bob], ada),
+      },
+    ],
+  }
+  const addBody = {
+    groups_users: [{ user_id: cat.id, is_admin: false }],
+    secrets: [
+      {
+        user_id: cat.id,
+        resource_id: first.id,
+        data: await encryptFor(secretText('pw-1'), [cat], ada),
+      },
+    ],
+  }
+  const [shared, added] = await Promise.all([
+    ada.client.json(`/share/resource/${second.id}.json`, 'PUT', shareBody),
+    ada.client.json(`/groups/${groupId}.json`, 'PUT', addBody),
+  ])
+  t.deepEqual(
+    [shared.status, added.status].sort(),
+    [200, 400],
+    `${shared.text.slice(0, 200)} ${added.text.slice(0, 200)}`,
+  )
+  t.is(added.status === 200, (await membershipOf(cat)) !== undefined)
+  const groupOnSecond = await sql(
+    'select 1 from permissions where aco_foreign_key = $1 and aro_foreign_key = $2',
+    [second.id, groupId],
+  )
+  t.is(shared.status === 200, groupOnSecond.length === 1)
+})
