@@ -247,3 +247,49 @@ test('a user alone managing a group with other members blocks their deletion; cl
   )
   t.deepEqual(await sql('select 1 from permissions where aro_foreign_key = $1', [alone]), [])
 })
+
+test('a group alone owning a shared folder is not deleted; a folder only it reached goes with it', async (t) => {
+  const { ada, bob, eve, sql, makeGroup } = await setup(t)
+  const groupId = await makeGroup('Keepers', [
+    [ada, true],
+    [bob, false],
+  ])
+  const folderFor = async (name: string) => {
+    const created = await ada.client.json('/folders.json', 'POST', { name })
+    const shared = await ada.client.json(`/share/folder/${created.json.body.id}.json`, 'PUT', {
+      permissions: [{ aro: 'Group', aro_foreign_key: groupId, aco: 'Folder', type: 15 }],
+    })
+    if (shared.status !== 200) throw new Error(shared.text)
+    return created.json.body.id as string
+  }
+  const shared = await folderFor('Shared with ada')
+  const groupOnly = await folderFor('Group only')
+  await sql(`update permissions set type = 1 where aco_foreign_key = $1 and aro = 'User'`, [shared])
+  await sql(`delete from permissions where aco_foreign_key = $1 and aro = 'User'`, [groupOnly])
+  await sql(`delete from folders_relations where foreign_id = $1 and user_id <> $2`, [
+    groupOnly,
+    bob.id,
+  ])
+
+  const refused = await eve.client.json(`/groups/${groupId}/dry-run.json`, 'DELETE', {})
+  t.is(refused.status, 400)
+  t.is(refused.json.header.message, cannotDelete)
+  const [listed] = refused.json.body.errors.folders.sole_owner
+  t.is(listed.id, shared)
+  t.is(listed.permissions.length, 2)
+  t.true(listed.permissions.some((p: { group?: { name: string } }) => p.group?.name === 'Keepers'))
+  t.deepEqual(await clientValidation('FolderEntity', listed), {})
+  t.false('resources' in refused.json.body.errors)
+
+  await sql(`update permissions set type = 15 where aco_foreign_key = $1 and aro = 'User'`, [
+    shared,
+  ])
+  const deleted = await eve.client.json(`/groups/${groupId}.json`, 'DELETE', {})
+  t.is(deleted.status, 200, deleted.text)
+  t.deepEqual(await sql('select name from folders order by name'), [{ name: 'Shared with ada' }])
+  t.deepEqual(await sql('select 1 from folders_relations where user_id = $1', [bob.id]), [])
+  t.deepEqual(
+    (await ada.client.fetch('/folders.json')).json.body.map((f: { name: string }) => f.name),
+    ['Shared with ada'],
+  )
+})
