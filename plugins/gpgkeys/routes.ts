@@ -7,8 +7,8 @@ import { isUuid } from '../../api/uuid.ts'
 import { SORTABLE, selectKey, selectKeys } from './service.ts'
 
 const gpgkeyResponse = z.object({
-  id: z.uuid(),
-  user_id: z.uuid(),
+  id: z.string().meta({ format: 'uuid' }),
+  user_id: z.string().meta({ format: 'uuid' }),
   armored_key: z.string(),
   bits: z.number().int().nullable(),
   uid: z.string(),

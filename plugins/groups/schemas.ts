@@ -2,25 +2,28 @@
 // reference. The bodies are checked row by row by the services, with passbolt's messages.
 import { z } from 'zod'
 
+/** Ids as stored: the answer is not the place to refuse an id another client wrote. */
+const id = z.string().meta({ format: 'uuid' })
+
 const stamp = z.string().nullable()
 
 const membership = z.looseObject({
-  id: z.uuid(),
-  group_id: z.uuid(),
-  user_id: z.uuid(),
+  id: id,
+  group_id: id,
+  user_id: id,
   is_admin: z.boolean(),
   created: stamp,
   user: z.record(z.string(), z.unknown()).optional(),
 })
 
 export const groupResponse = z.looseObject({
-  id: z.uuid(),
+  id: id,
   name: z.string(),
   deleted: z.boolean(),
   created: stamp,
   modified: stamp,
-  created_by: z.uuid().optional(),
-  modified_by: z.uuid().optional(),
+  created_by: id.optional(),
+  modified_by: id.optional(),
   user_count: z.number().int().optional(),
   my_group_user: membership.nullable().optional(),
   groups_users: z.array(membership).optional(),
@@ -30,11 +33,9 @@ export const groupResponse = z.looseObject({
 
 export const dryRunResponse = z.object({
   'dry-run': z.object({
-    SecretsNeeded: z.array(
-      z.object({ Secret: z.object({ resource_id: z.uuid(), user_id: z.uuid() }) }),
-    ),
+    SecretsNeeded: z.array(z.object({ Secret: z.object({ resource_id: id, user_id: id }) })),
     Secrets: z.array(
-      z.object({ Secret: z.array(z.object({ resource_id: z.uuid(), data: z.string() })) }),
+      z.object({ Secret: z.array(z.object({ resource_id: id, data: z.string() })) }),
     ),
   }),
 })
