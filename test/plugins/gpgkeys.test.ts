@@ -4,6 +4,7 @@
 import test from 'ava'
 import { startTestApi } from '../helpers/api.ts'
 import { clientValidation } from '../helpers/client-entities.ts'
+import { countQueries } from '../helpers/queries.ts'
 import { createActiveUser } from '../helpers/users.ts'
 import { sqlOf, team } from '../helpers/vault.ts'
 
@@ -80,4 +81,34 @@ test('keys: list, filters, one key, and the facts stored at setup', async (t) =>
   t.is(unknown.json.header.message, 'The OpenPGP key does not exist.')
   const guest = await api.request('/gpgkeys.json')
   t.is(guest.status, 401)
+})
+
+test('the key list runs the same statements for 2 keys and for 42', async (t) => {
+  const api = await startTestApi(t)
+  const [ada] = await team(api, ['ada', 'bob'])
+  const sql = sqlOf(api)
+  const count = async () => {
+    // A first request reads the caller's account state again after changes.
+    await ada.client.fetch('/gpgkeys.json')
+    const { result, statements } = await countQueries(api, () => ada.client.fetch('/gpgkeys.json'))
+    t.is(result.status, 200)
+    return { statements: statements.length, keys: result.json.body.length }
+  }
+  const few = await count()
+  await sql(
+    `insert into users (id, role_id, username, active)
+     select gen_random_uuid(), role_id, 'copy' || i || '@keyward.test', true
+     from users, generate_series(1, 40) i where username = 'ada@keyward.test'`,
+  )
+  await sql(
+    `insert into gpgkeys (id, user_id, armored_key, bits, uid, key_id, fingerprint, type)
+     select gen_random_uuid(), u.id, k.armored_key, k.bits, k.uid, k.key_id,
+       upper(md5(u.id::text)) || '12345678', k.type
+     from users u, gpgkeys k where u.username like 'copy%' and k.user_id = $1`,
+    [ada.id],
+  )
+  const many = await count()
+  t.is(few.keys, 2)
+  t.is(many.keys, 42)
+  t.is(many.statements, few.statements)
 })
