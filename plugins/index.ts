@@ -38,6 +38,7 @@ export const plugins: readonly Plugin[] = [
   permissions,
   resourceTypes,
   secrets,
+  // Before the plugins whose deletion cleanup reads group memberships (cleanups run in reverse).
   groups,
   gpgkeys,
   favorites,

@@ -10,6 +10,8 @@ import { routes } from './routes.ts'
 export { type GroupContain, type GroupJson, selectGroups } from './query.ts'
 export { GroupSchema, GroupUserSchema }
 
+// Listed before the resources, folders and tags (plugins/index.ts), so that its deletion cleanup
+// runs after theirs: they read a deleted subject's memberships, which this cleanup removes.
 export default definePlugin({
   name: 'groups',
   dependsOn: ['users', 'permissions', 'secrets'],
