@@ -269,3 +269,61 @@ test('the list runs the same number of statements for 3 groups and for 30', asyn
   t.is(many, few)
   t.true(few <= 12, `${few} statements`)
 })
+
+test('hostile bodies and ids on every group route answer 4xx, never 500', async (t) => {
+  const { api, ada, bob } = await setup(t)
+  const groupId = (
+    await create(ada, 'Target', [
+      [ada, true],
+      [bob, false],
+    ])
+  ).json.body.id
+  const bodies: unknown[] = [
+    null,
+    [],
+    'text',
+    42,
+    { name: {} },
+    { name: ['a'], groups_users: {} },
+    { groups_users: [{ user_id: ['a'], is_admin: { x: 1 } }] },
+    { groups_users: [{ id: 12, delete: [] }] },
+    { groups_users: [{ id: groupId, is_admin: 'x', delete: 1, user_id: bob.id }] },
+    { secrets: [{ resource_id: {}, user_id: null, data: 7 }] },
+    { secrets: 'all' },
+    { transfer: { owners: 'x' } },
+    { transfer: { owners: [null, 5] } },
+    { name: '\u0000' },
+    { name: '\ud800' },
+  ]
+  const paths = [
+    ['POST', '/groups.json'],
+    ['PUT', `/groups/${groupId}.json`],
+    ['PUT', `/groups/${groupId}/dry-run.json`],
+    ['DELETE', `/groups/${groupId}/dry-run.json`],
+    ['PUT', '/groups/%00.json'],
+    ['PUT', `/groups/${'a'.repeat(300)}.json`],
+    ['DELETE', '/groups/..%2F.json'],
+  ]
+  for (const [method, path] of paths)
+    for (const body of bodies) {
+      const response = await ada.client.json(path, method, body)
+      // Bodies that ask for nothing valid may pass as no change at all; none may break, and
+      // none creates a group.
+      t.true(
+        response.status < 500 && (response.status >= 400 || method !== 'POST'),
+        `${method} ${path} ${JSON.stringify(body)}: ${response.status} ${response.text.slice(0, 120)}`,
+      )
+    }
+  for (const query of [
+    'contain[groups_users]=maybe',
+    'contain=1',
+    'filter=1',
+    `filter[has-users][]=${'x'.repeat(5000)}`,
+    'order[]=Group.name%20SIDEWAYS',
+  ])
+    t.is((await bob.client.fetch(`/groups.json?${query}`)).status, 400, query)
+  t.is(api.logs.filter((line) => Number(line.level) >= 50).length, 0, 'no server error logged')
+  const after = await bob.client.fetch(`/groups/${groupId}.json?contain[groups_users]=1`)
+  t.is(after.json.body.name, 'Target')
+  t.is(after.json.body.groups_users.length, 2, 'the group is unchanged')
+})
