@@ -3,7 +3,7 @@
 // groups) calls these inside its transaction, so the checks and the cleanup see the same rows.
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { AppContext } from './app.ts'
-import type { DeletionSubject } from './plugin.ts'
+import type { DeletionSubject, DeletionTransfer } from './plugin.ts'
 
 /** Reasons by domain and rule, as passbolt nests them: `{resources: {sole_owner: [...]}}`. */
 export type DeletionBlockers = Record<string, Record<string, unknown[]>>
@@ -44,4 +44,16 @@ export const cleanUpDeletion = async (
 ): Promise<void> => {
   for (const plugin of [...app.plugins].reverse())
     await plugin.deletion?.cleanup?.(em, subject, app, actorId)
+}
+
+/** Every plugin's part of a transfer of ownership asked with the deletion, in plugin order. */
+export const transferOnDeletion = async (
+  em: EntityManager,
+  app: AppContext,
+  subject: DeletionSubject,
+  transfer: DeletionTransfer,
+  actorId: string,
+): Promise<void> => {
+  for (const plugin of app.plugins)
+    await plugin.deletion?.transfer?.(em, subject, transfer, app, actorId)
 }

@@ -93,7 +93,11 @@ export const routeMiddleware =
     const rawBody =
       ctx.method === 'GET' || ctx.method === 'HEAD'
         ? undefined
-        : await readBody(ctx.req, app.config.bodyLimit, route.multipart)
+        : await readBody(
+            ctx.req,
+            app.config.bodyLimit,
+            typeof route.multipart === 'function' ? route.multipart(app) : route.multipart,
+          )
 
     let keys: ThrottleKey[] = []
     if (route.throttle) {

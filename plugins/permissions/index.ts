@@ -6,6 +6,8 @@ import type { AppContext } from '../../api/app.ts'
 import { type AccessChange, definePlugin } from '../../api/plugin.ts'
 import { PermissionSchema } from './entities/Permission.ts'
 import { routes } from './routes.ts'
+import { transferOwnership } from './transfer.ts'
+import { userDirectoryFilters } from './user-filter.ts'
 
 export { usersWithAccess, usersWithAccessQuery } from './access.ts'
 export {
@@ -50,4 +52,6 @@ export default definePlugin({
   dependsOn: ['users'],
   entities: [PermissionSchema],
   routes,
+  deletion: { transfer: transferOwnership },
+  userDirectory: { filters: userDirectoryFilters },
 })
