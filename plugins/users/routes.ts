@@ -2,8 +2,9 @@
 // avatar, role, suspension) and deleting one. Creating users is the setup plugin's (it sends the
 // invitation).
 import { z } from 'zod'
-import { forbidden, HttpError } from '../../api/errors.ts'
+import { badRequest, forbidden, HttpError } from '../../api/errors.ts'
 import { type AccessPolicy, type ContainSpec, defineRoute, Reply } from '../../api/plugin.ts'
+import { isUuid } from '../../api/uuid.ts'
 import { forgetAccountState } from './account-state.ts'
 import { deleteUser } from './delete.ts'
 import { listUsers, SORTABLE, viewUser } from './directory.ts'
@@ -14,7 +15,12 @@ import { deleteBody, editBody, userJson } from './schemas.ts'
 const userIdOrMe = z.union([z.literal('me'), z.uuid({ error: messages.invalidIdOrMe })], {
   error: messages.invalidIdOrMe,
 })
-const userId = z.object({ id: z.uuid({ error: messages.invalidId }) })
+// Checked by the access policies, after the caller's rights, as passbolt orders its refusals.
+const userId = z.object({ id: z.string() })
+
+const requireUuid = (id: string) => {
+  if (!isUuid(id)) throw badRequest(messages.invalidId)
+}
 
 /** A contain another plugin fills (e.g. `is_mfa_enabled` by the MFA plugin). */
 const fromPlugins = (name: string, fallback: () => unknown): ContainSpec => ({
@@ -48,8 +54,9 @@ const userContain = {
 const administrators: AccessPolicy<undefined, { id: string }> = {
   description: 'administrators only',
   refusals: [403],
-  check: async ({ user }) => {
+  check: async ({ user, params }) => {
     if (user.role !== 'admin') throw forbidden(messages.notAuthorized)
+    requireUuid(params.id)
     return undefined
   },
 }
@@ -62,6 +69,8 @@ const editPolicy: AccessPolicy<undefined, { id: string }> = {
   description: 'the user themselves, or an administrator',
   refusals: [403],
   check: async ({ user, params, rawBody }) => {
+    if (user.role !== 'admin' && params.id !== user.id) throw forbidden(messages.notAuthorized)
+    requireUuid(params.id)
     checkEditRequest(user, params.id, rawBody)
     return undefined
   },
@@ -155,15 +164,12 @@ export const routes = [
     auth: 'user',
     permission: administrators,
     params: userId,
-    body: deleteBody,
     transaction: true,
     message: messages.canBeDeleted,
     response: z.null(),
-    handler: async ({ params, body, user, em, app }) => {
-      await deleteUser(em, app, user!, params.id, {
-        dryRun: true,
-        transfer: body?.transfer,
-      })
+    handler: async ({ params, user, em, app }) => {
+      // As passbolt's dry run: the transfer is only applied by the deletion itself.
+      await deleteUser(em, app, user!, params.id, { dryRun: true })
       return null
     },
   }),

@@ -1,10 +1,10 @@
 // The user directory: who sees whom, every filter and contain the clients send, the order, and
 // a constant number of statements for the list whatever the row count.
 import test, { type ExecutionContext } from 'ava'
+import { registerUser } from '../../plugins/setup/index.ts'
 import { feedSettled, startTestApi } from '../helpers/api.ts'
 import { clientValidation } from '../helpers/client-entities.ts'
 import { countQueries } from '../helpers/queries.ts'
-import { registerUser } from '../../plugins/setup/index.ts'
 import { createPassword, makeGroup, sqlOf, team } from '../helpers/vault.ts'
 
 const CLIENT_CONTAIN =
@@ -93,8 +93,11 @@ test('filters: search, has-groups (members of all), has-access (readers, direct 
   const one = await makeGroup(api, 'One', [bob])
   const groups = async (ids: string[]) =>
     usernames(
-      (await ada.client.fetch(`/users.json?${ids.map((id) => `filter[has-groups][]=${id}`).join('&')}`))
-        .json.body,
+      (
+        await ada.client.fetch(
+          `/users.json?${ids.map((id) => `filter[has-groups][]=${id}`).join('&')}`,
+        )
+      ).json.body,
     )
   t.deepEqual(await groups([both]), ['ada@keyward.test', 'bob@keyward.test'])
   t.deepEqual(await groups([both, one]), ['bob@keyward.test'])
@@ -118,10 +121,9 @@ test('filters: search, has-groups (members of all), has-access (readers, direct 
   const bad = await ada.client.fetch('/users.json?filter[has-access]=nope')
   t.is(bad.status, 400)
 
-  t.deepEqual(
-    usernames((await ada.client.fetch('/users.json?filter[is-admin]=1')).json.body),
-    ['admin@keyward.test'],
-  )
+  t.deepEqual(usernames((await ada.client.fetch('/users.json?filter[is-admin]=1')).json.body), [
+    'admin@keyward.test',
+  ])
 })
 
 test('order and pagination follow the query; bad order is a 400', async (t) => {
