@@ -4,6 +4,7 @@
 import { z } from 'zod'
 import { HttpError } from '../../api/errors.ts'
 import { defineRoute, Reply } from '../../api/plugin.ts'
+import { isUuid } from '../../api/uuid.ts'
 import { defaultAvatars } from './defaults.ts'
 import type { AvatarSize } from './image.ts'
 import { messages } from './messages.ts'
@@ -43,11 +44,11 @@ export const routes = [
     auth: 'public',
     // Avatar ids are random and only reach clients inside user answers.
     permission: 'none',
-    params: z.object({
-      id: z.uuid({ error: messages.notFound }),
-      size: z.enum(['medium', 'small'], { error: messages.notFound }),
-    }),
+    // Anything but a known avatar and size is a 404, as passbolt answers it.
+    params: z.object({ id: z.string(), size: z.string() }),
     handler: async ({ params, em }) => {
+      if (!isUuid(params.id) || (params.size !== 'medium' && params.size !== 'small'))
+        throw new HttpError(404, messages.notFound)
       const image = await readAvatarImage(em, params.id, params.size)
       if (!image) throw new HttpError(404, messages.notFound)
       return new Reply(image, { binary: 'image/jpeg', headers: { 'Cache-Control': YEAR } })
