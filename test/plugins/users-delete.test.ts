@@ -4,14 +4,20 @@
 import test, { type ExecutionContext } from 'ava'
 import { definePlugin } from '../../api/plugin.ts'
 import { plugins as allPlugins } from '../../plugins/index.ts'
-import { startTestApi, testAuthPlugin } from '../helpers/api.ts'
+import { changeAndWait, startTestApi, testAuthPlugin } from '../helpers/api.ts'
 import { clientValidation } from '../helpers/client-entities.ts'
 import { createPassword, secretInvariantViolations, sqlOf, team } from '../helpers/vault.ts'
 
 const setup = async (t: ExecutionContext, extra: ReturnType<typeof definePlugin>[] = []) => {
   const api = await startTestApi(t, { plugins: [...extra, ...allPlugins, testAuthPlugin] })
   const [admin, root, ada, bob] = await team(api, ['admin', 'root', 'ada', 'bob'], 'admin')
-  await api.request('/', { method: 'GET' })
+  // A second administrator.
+  await changeAndWait(api, () =>
+    sqlOf(api)(
+      "update users set role_id = (select id from roles where name = 'admin') where id = $1",
+      [root.id],
+    ),
+  )
   const sql = sqlOf(api)
   const share = async (resourceId: string, userId: string, type: number) => {
     await sql(

@@ -2,13 +2,23 @@
 // on a taken username), PUT /users/{id}.json (own names, administrators' role and suspension,
 // refusals), and the last active administrator kept even under concurrent demotions.
 import test, { type ExecutionContext } from 'ava'
-import { feedSettled, startTestApi } from '../helpers/api.ts'
+import { runInTransaction } from '../../api/db/transaction.ts'
+import { HttpError } from '../../api/errors.ts'
+import { editUser } from '../../plugins/users/edit.ts'
+import { changeAndWait, feedSettled, startTestApi } from '../helpers/api.ts'
 import { clientValidation } from '../helpers/client-entities.ts'
 import { sqlOf, team } from '../helpers/vault.ts'
 
 const setup = async (t: ExecutionContext) => {
   const api = await startTestApi(t)
   const [admin, root, ada, bob] = await team(api, ['admin', 'root', 'ada', 'bob'], 'admin')
+  // A second administrator.
+  await changeAndWait(api, () =>
+    sqlOf(api)(
+      "update users set role_id = (select id from roles where name = 'admin') where id = $1",
+      [root.id],
+    ),
+  )
   const sql = sqlOf(api)
   const roleId = async (name: string) =>
     (await sql('select id from roles where name = $1', [name]))[0].id as string
@@ -145,4 +155,34 @@ test('the last active administrator cannot be demoted or suspended, even by two 
   })
   t.is(self.status, 400)
   t.is(self.json.body.role_id.lastAdmin, 'At least one active administrator is required.')
+})
+
+test('two demotions of the last two administrators in overlapping transactions: the second waits and is refused', async (t) => {
+  const { api, admin, root, sql, roleId } = await setup(t)
+  const userRole = await roleId('user')
+  const as = (member: { id: string; username: string }) =>
+    ({ id: member.id, username: member.username, role: 'admin' }) as const
+  let firstDone = false
+  const first = runInTransaction(api.app.orm.em.fork(), async (tx) => {
+    await editUser(tx, api.app, as(admin), root.id, { role_id: userRole })
+    // Hold the transaction open while the second one starts.
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    firstDone = true
+  })
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  const second = runInTransaction(api.app.orm.em.fork(), (tx) =>
+    editUser(tx, api.app, as(root), admin.id, { role_id: userRole }).then(() => firstDone),
+  )
+  await first
+  const error = await t.throwsAsync(second)
+  t.true(error instanceof HttpError)
+  t.deepEqual((error as HttpError).body, {
+    role_id: { lastAdmin: 'At least one active administrator is required.' },
+  })
+  t.deepEqual(
+    await sql(
+      "select u.id from users u join roles r on r.id = u.role_id where r.name = 'admin' and not u.deleted",
+    ),
+    [{ id: admin.id }],
+  )
 })
