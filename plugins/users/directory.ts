@@ -1,14 +1,15 @@
-// The user directory's one query: users with role, profile (and avatar), live key and group
-// memberships joined in a single statement for the whole page, visible as passbolt shows them
-// (no guests, no deleted users; non-administrators see active users only), filtered and
-// ordered as the clients ask.
+// The user directory's one statement: the users the caller may see (no guests, no deleted
+// users; non-administrators see active users only), filtered and ordered as the clients ask and
+// cut to the page on narrow rows; then the page alone gets its keys and memberships, and
+// PostgreSQL writes each user as a JSON document (`user-document.ts`).
 import type { EntityManager, Knex } from '@mikro-orm/postgresql'
 import type { AppContext } from '../../api/app.ts'
 import type { AuthUser } from '../../api/auth/user.ts'
-import { formatTimestamp } from '../../api/envelope.ts'
-import { applyOrder, type Page, selectPage } from '../../api/pagination.ts'
+import type { Pagination } from '../../api/envelope.ts'
+import { selectRows } from '../../api/orm.ts'
 import type { ParsedQuery } from '../../api/query.ts'
-import { type AvatarColumns, avatarJson, joinAvatar } from '../avatars/index.ts'
+import { joinAvatar } from '../avatars/index.ts'
+import { isoDate, userDocument } from './user-document.ts'
 
 /** Sortable `Model.field` names (the first is the default order) and their columns. */
 export const SORTABLE = {
@@ -33,41 +34,28 @@ const USER = [
   'modified',
   'last_logged_in',
 ]
-const PROFILE = ['id', 'user_id', 'first_name', 'last_name', 'created', 'modified']
-const ROLE = ['id', 'name', 'description', 'created', 'modified']
-const GPGKEY = [
-  'id',
-  'user_id',
-  'armored_key',
-  'bits',
-  'uid',
-  'key_id',
-  'fingerprint',
-  'type',
-  'expires',
-  'key_created',
-  'deleted',
-  'created',
-  'modified',
-]
-const GPGKEY_DATES = new Set(['expires', 'key_created', 'created', 'modified'])
+const PROFILE = ['id', 'first_name', 'last_name', 'created', 'modified']
+const ROLE = ['name', 'description', 'created', 'modified']
 
-type Row = Record<string, unknown> & AvatarColumns & { id: string }
+const POSITION = '__position'
+const TOTAL = '__total'
 
-/** A user's memberships of live groups as one JSON column of the user's row. */
-const membershipsColumn = (knex: Knex) =>
-  knex
+/** Memberships of live groups of the page's users, one JSON list per user, aggregated once. */
+const membershipsOfPage = (knex: Knex) =>
+  knex('groups_users')
+    .join('groups', 'groups.id', 'groups_users.group_id')
+    .where('groups.deleted', false)
+    .whereIn('groups_users.user_id', knex('page').select('id'))
+    .groupBy('groups_users.user_id')
     .select(
+      'groups_users.user_id',
       knex.raw(
-        `coalesce(json_agg(json_build_object('id', groups_users.id, 'group_id', groups_users.group_id,
-          'user_id', groups_users.user_id, 'is_admin', groups_users.is_admin, 'created', groups_users.created)
-          order by groups_users.created, groups_users.id), '[]')`,
+        `json_agg(json_build_object('id', groups_users.id, 'group_id', groups_users.group_id,
+          'user_id', groups_users.user_id, 'is_admin', groups_users.is_admin, 'created', ?)
+          order by groups_users.created, groups_users.id) as memberships`,
+        [isoDate(knex, 'groups_users.created')],
       ),
     )
-    .from('groups_users')
-    .join('groups', 'groups.id', 'groups_users.group_id')
-    .where('groups_users.user_id', knex.ref('users.id'))
-    .andWhere('groups.deleted', false)
     .as('memberships')
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
@@ -78,7 +66,10 @@ export interface DirectoryRequest {
   filter: Record<string, unknown>
 }
 
-/** The users query for this caller, contains and filters, without order or page. */
+/**
+ * The users this caller may see that match the filters, with the narrow columns the order and
+ * the documents need (profile, avatar and role are one row each).
+ */
 const directoryQuery = async (
   knex: Knex,
   em: EntityManager,
@@ -129,84 +120,78 @@ const directoryQuery = async (
     joinAvatar(query)
   }
   if (contain.role) query.select(ROLE.map((column) => `roles.${column} as role_${column}`))
-  if (contain.gpgkey)
-    query
-      .leftJoin('gpgkeys', (on) =>
-        on.on('gpgkeys.user_id', 'users.id').andOnVal('gpgkeys.deleted', false),
-      )
-      .select(GPGKEY.map((column) => `gpgkeys.${column} as gpgkey_${column}`))
-  if (contain.groups_users) query.select(membershipsColumn(knex))
   // Wrapped: an async function returning the builder itself would run it.
   return { query }
 }
 
-const prefixed = (row: Row, prefix: string, columns: string[]) =>
-  Object.fromEntries(columns.map((column) => [column, row[`${prefix}${column}`]]))
-
-/** A directory row as passbolt answers a user. */
-const userJson = (row: Row, appUrl: string, contain: Record<string, boolean>) => {
-  const json: Record<string, unknown> & { id: string } = {
-    id: row.id,
-    role_id: row.role_id,
-    username: row.username,
-    active: row.active,
-    deleted: row.deleted,
-    disabled: formatTimestamp(row.disabled as string | null),
-    created: formatTimestamp(row.created as string),
-    modified: formatTimestamp(row.modified as string),
-    last_logged_in: formatTimestamp(row.last_logged_in as string | null),
-  }
-  if (contain.profile)
-    json.profile = row.profile_id
-      ? {
-          ...prefixed(row, 'profile_', ['id', 'user_id', 'first_name', 'last_name']),
-          created: formatTimestamp(row.profile_created as string),
-          modified: formatTimestamp(row.profile_modified as string),
-          avatar: avatarJson(appUrl, row),
-        }
-      : null
-  if (contain.role)
-    json.role = {
-      ...prefixed(row, 'role_', ['id', 'name', 'description']),
-      created: formatTimestamp(row.role_created as string),
-      modified: formatTimestamp(row.role_modified as string),
-    }
-  if (contain.gpgkey)
-    json.gpgkey = row.gpgkey_id
-      ? Object.fromEntries(
-          GPGKEY.map((column) => {
-            const value = row[`gpgkey_${column}`]
-            return [
-              column,
-              GPGKEY_DATES.has(column) ? formatTimestamp(value as string | null) : value,
-            ]
-          }),
-        )
-      : null
-  if (contain.groups_users)
-    json.groups_users = (row.memberships as { created: string }[]).map((membership) => ({
-      ...membership,
-      created: formatTimestamp(membership.created),
-    }))
-  return json
+export interface DirectoryPage {
+  /** Each user as a JSON document, in order. */
+  documents: string[]
+  pagination: Pagination
 }
 
-export type UserJson = ReturnType<typeof userJson>
-
-/** The page of users the caller may see that match the request. */
+/**
+ * The page of users the caller may see that match the request. The wide rows (armored keys)
+ * are never sorted by PostgreSQL, which would spill a large page to disk: they carry their
+ * position and are put back in order here.
+ */
 export const listUsers = async (
   em: EntityManager,
   app: AppContext,
   request: DirectoryRequest & Pick<ParsedQuery, 'page' | 'limit' | 'order'>,
-): Promise<Page<UserJson>> => {
+): Promise<DirectoryPage> => {
   const knex = em.getKnex()
   const { query } = await directoryQuery(knex, em, app, request)
-  const page = await selectPage<Row>(em, request, () =>
-    applyOrder(query.clone(), request.order, SORTABLE).orderBy('users.id'),
+  const orderBy = [
+    ...request.order.map(({ field, direction }) => ({
+      column: SORTABLE[field as keyof typeof SORTABLE],
+      order: direction,
+    })),
+    { column: 'users.id', order: 'asc' as const },
+  ]
+  const ordered = query
+    .clone()
+    .select(knex.raw(`count(*) over () as ${TOTAL}`))
+    .select(
+      knex.raw(
+        `row_number() over (order by ${orderBy.map((o) => `?? ${o.order === 'desc' ? 'desc' : 'asc'}`).join(', ')}) as ${POSITION}`,
+        orderBy.map((o) => o.column),
+      ),
+    )
+    .orderBy(orderBy)
+  if (request.limit !== null)
+    ordered.limit(request.limit).offset((request.page - 1) * request.limit)
+  const rows = await selectRows<{ document: string; [POSITION]: string; [TOTAL]: string }>(
+    em,
+    (k) => {
+      const wide = k
+        .with('page', ordered)
+        .from('page')
+        .select(
+          `page.${POSITION}`,
+          `page.${TOTAL}`,
+          userDocument(k, request.contain, app.config.appUrl),
+        )
+      if (request.contain.gpgkey)
+        wide.leftJoin('gpgkeys', (on) =>
+          on.on('gpgkeys.user_id', 'page.id').andOnVal('gpgkeys.deleted', false),
+        )
+      if (request.contain.groups_users)
+        wide.leftJoin(membershipsOfPage(k), 'memberships.user_id', 'page.id')
+      return wide
+    },
   )
+  rows.sort((a, b) => Number(a[POSITION]) - Number(b[POSITION]))
+  let count = rows.length > 0 ? Number(rows[0][TOTAL]) : 0
+  if (rows.length === 0 && request.page > 1) {
+    const [counted] = await selectRows<{ count: string }>(em, (k) =>
+      k.count({ count: '*' }).from(query.clone().as('listed')),
+    )
+    count = Number(counted.count)
+  }
   return {
-    rows: page.rows.map((row) => userJson(row, app.config.appUrl, request.contain)),
-    pagination: page.pagination,
+    documents: rows.map((row) => row.document),
+    pagination: { count, page: request.page, limit: request.limit },
   }
 }
 
@@ -215,7 +200,7 @@ export const viewUser = async (
   em: EntityManager,
   app: AppContext,
   request: DirectoryRequest & { id: string },
-): Promise<UserJson | undefined> => {
+): Promise<Record<string, unknown> | undefined> => {
   const page = await listUsers(em, app, {
     ...request,
     filter: { ids: [request.id] },
@@ -223,5 +208,5 @@ export const viewUser = async (
     limit: 1,
     order: [],
   })
-  return page.rows[0]
+  return page.documents[0] === undefined ? undefined : JSON.parse(page.documents[0])
 }

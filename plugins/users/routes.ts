@@ -2,6 +2,7 @@
 // avatar, role, suspension) and deleting one. Creating users is the setup plugin's (it sends the
 // invitation).
 import { z } from 'zod'
+import { JsonRows } from '../../api/envelope.ts'
 import { badRequest, forbidden, HttpError } from '../../api/errors.ts'
 import { type AccessPolicy, type ContainSpec, defineRoute, Reply } from '../../api/plugin.ts'
 import { isUuid } from '../../api/uuid.ts'
@@ -129,7 +130,14 @@ export const routes = [
     response: z.array(userJson),
     handler: async ({ user, em, app, query }) => {
       const page = await listUsers(em, app, { user: user!, ...query })
-      return new Reply(page.rows, { pagination: page.pagination })
+      // Rows another plugin completes are parsed; otherwise PostgreSQL's JSON goes out as is.
+      const completed = Object.entries(userContain).some(
+        ([name, spec]) => 'load' in spec && query.contain[name],
+      )
+      const body = completed
+        ? page.documents.map((document) => JSON.parse(document))
+        : new JsonRows(page.documents)
+      return new Reply(body, { pagination: page.pagination })
     },
   }),
   defineRoute({

@@ -67,6 +67,11 @@ test('the default contains are profile (with avatar), key, role and memberships;
   t.is(adaRow.role.name, 'user')
   t.like(adaRow.groups_users, [{ group_id: groupId, user_id: ada.id, is_admin: true }])
   for (const user of full) t.deepEqual(await clientValidation('UserEntity', user), {})
+  // The list goes out as PostgreSQL wrote it; the view passes the response schema: same user.
+  const viewed = (await ada.client.fetch(`/users/${ada.id}.json`)).json.body
+  t.deepEqual(adaRow, viewed)
+  t.regex(adaRow.created, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/)
+  t.regex(adaRow.groups_users[0].created, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/)
 
   const asExtension = (await ada.client.fetch(`/users.json?${CLIENT_CONTAIN}`)).json.body
   for (const user of asExtension) {
