@@ -129,3 +129,16 @@ test('not an image, a GIF, an oversized file, a decompression bomb and a missing
   t.truthy(missing.json.body.profile.avatar.file._required)
   t.deepEqual(await sql('select 1 from avatars'), [])
 })
+
+test('a file part under a hostile or clashing name is a 400, and nothing is polluted', async (t) => {
+  const { ada } = await setup(t)
+  for (const name of ['__proto__[polluted]', 'profile[first_name][x]', 'a[b][c][d][e][f]']) {
+    const form = new FormData()
+    if (name.startsWith('profile')) form.append('profile[first_name]', 'Ada')
+    form.append(name, new Blob([new Uint8Array(await png(10, 10))], { type: 'image/png' }), 'a.png')
+    const answer = await ada.client.fetch(`/users/${ada.id}.json`, { method: 'POST', body: form })
+    t.is(answer.status, 400, name)
+    t.is(answer.json.header.message, 'The multipart request body is malformed.')
+  }
+  t.is(({} as Record<string, unknown>).polluted, undefined)
+})
