@@ -60,6 +60,7 @@ const stringExample = (schema: JsonSchema, name: string, seed: number): string =
       return 'https://example.com/'
   }
   if (/^(username|email)$/.test(name)) return 'ada@example.com'
+  if (/^(created|modified|deleted|expired|last_logged_in)$|_date$/.test(name)) return EXAMPLE_TIME
   if (/armored_key|public_key/.test(name)) return ARMORED.key
   if (/^(data|metadata|message|challenge)$/.test(name)) return ARMORED.message
   if (/^(uri|url)$/.test(name)) return 'https://example.com/'

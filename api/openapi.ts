@@ -9,6 +9,7 @@ import {
   validationTreeOf,
 } from './openapi-examples.ts'
 import type { Plugin, Route } from './plugin.ts'
+import type { FilterKind } from './query.ts'
 
 export const API_VERSION = '5.0.0'
 
@@ -96,9 +97,28 @@ const security = (route: Route) => {
   return [csrf ? { gpgAuth: [], csrfToken: [] } : { gpgAuth: [] }, { jwt: [] }]
 }
 
+/** What a filter's value is; its name says what it keeps. */
+const FILTER_DESCRIPTIONS: Record<FilterKind, string> = {
+  boolean: 'Filter: `1` or `0`.',
+  uuid: 'Filter: an identifier.',
+  uuids: 'Filter: identifiers (`filter[name][]=…` repeated).',
+  parent: 'Filter: folder identifiers (repeated); `0` for the root.',
+  search: 'Filter: text to look for, 1 to 64 characters.',
+  timestamp: 'Filter: a Unix time in seconds.',
+  datetime: 'Filter: an ISO 8601 date-time.',
+  string: 'Filter: a value of at most 1,024 characters.',
+  integer: 'Filter: a whole number.',
+}
+
 const parameters = (route: Route) => {
   const list: Record<string, unknown>[] = [
-    { name: 'api-version', in: 'query', required: false, schema: { type: 'string', enum: ['v2'] } },
+    {
+      name: 'api-version',
+      in: 'query',
+      required: false,
+      description: 'The API version the passbolt clients announce; `v1` is refused.',
+      schema: { type: 'string', enum: ['v2'] },
+    },
   ]
   if (route.params) {
     const schema = jsonSchema(route.params, 'input') as { properties?: Record<string, unknown> }
@@ -116,7 +136,7 @@ const parameters = (route: Route) => {
       name: `contain[${name}]`,
       in: 'query',
       required: false,
-      ...(spec.default ? { description: 'on unless 0' } : {}),
+      description: `\`1\` adds \`${name}\` to the answer${spec.default ? '; on unless `0`' : ''}.`,
       schema: { type: 'string', enum: ['0', '1'] },
     })
   for (const [name, kind] of Object.entries(route.query?.filter ?? {}))
@@ -124,7 +144,7 @@ const parameters = (route: Route) => {
       name: `filter[${name}]`,
       in: 'query',
       required: false,
-      description: `${kind} filter`,
+      description: FILTER_DESCRIPTIONS[kind],
       schema: { type: 'string' },
     })
   if (route.query?.sort?.length)
@@ -132,11 +152,26 @@ const parameters = (route: Route) => {
       name: 'sort',
       in: 'query',
       required: false,
+      description: `Order of the rows; \`${route.query.sort[0]}\` unless given.`,
       schema: { type: 'string', enum: route.query.sort },
     })
   if (route.query?.paginate)
-    for (const name of ['page', 'limit'])
-      list.push({ name, in: 'query', required: false, schema: { type: 'integer', minimum: 1 } })
+    list.push(
+      {
+        name: 'page',
+        in: 'query',
+        required: false,
+        description: 'Page to answer, from 1; the header’s `pagination` tells the count.',
+        schema: { type: 'integer', minimum: 1 },
+      },
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        description: 'Rows per page; every row when absent.',
+        schema: { type: 'integer', minimum: 1 },
+      },
+    )
   return list
 }
 
