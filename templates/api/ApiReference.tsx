@@ -43,6 +43,11 @@ function Method({ method }: { method: string }) {
   return <span className={`api-method api-method--${name.toLowerCase()}`}>{name}</span>
 }
 
+/** Text for HTML content: only what the parser needs escaped (React also escapes quotes, which
+ * JSON is full of, and the page is mostly JSON examples). */
+const escapeText = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+
 function CodeBlock({ title, code, copy }: { title?: string; code: string; copy?: boolean }) {
   return (
     <div className="code-block">
@@ -50,7 +55,7 @@ function CodeBlock({ title, code, copy }: { title?: string; code: string; copy?:
       <div className="code-block__body">
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a wide example scrolls; the keyboard must reach it */}
         <pre tabIndex={0}>
-          <code className="hljs">{code}</code>
+          <code className="hljs" dangerouslySetInnerHTML={{ __html: escapeText(code) }} />
         </pre>
         {copy ? (
           <Island name="copy" props={{}}>
@@ -63,6 +68,17 @@ function CodeBlock({ title, code, copy }: { title?: string; code: string; copy?:
 }
 
 const json = (value: unknown) => JSON.stringify(value, null, 2)
+
+/**
+ * An error example with the header fields that tell errors apart (the others are as in every
+ * answer, and in the OpenAPI document): a page of a hundred operations stays light.
+ */
+const shortEnvelope = (example: unknown) => {
+  const envelope = example as { header?: Record<string, unknown>; body?: unknown } | undefined
+  if (!envelope?.header) return example
+  const { status, message, code } = envelope.header
+  return { header: { status, message, code }, body: envelope.body }
+}
 
 const SECURITY_LABELS: Record<string, string> = {
   gpgAuth: 'cookie session',
@@ -217,7 +233,7 @@ function OperationView({ op, operation }: { op: OperationRef; operation: Operati
       ))}
       {errors.length ? <h4>Errors</h4> : null}
       {errors.map(([status, response]) => {
-        const example = response.content?.['application/json']?.example
+        const example = shortEnvelope(response.content?.['application/json']?.example)
         return (
           <details className="api-op__error" id={`${op.anchor}-${status}`} key={status}>
             <summary>
@@ -296,7 +312,9 @@ export function ApiReference({ document, layout, guides, files }: ApiReferencePr
           the page's <a href={files.layout}>layout</a>. The examples use the shell variables{' '}
           <code>KEYWARD_URL</code> (the server's address) and <code>KEYWARD_TOKEN</code> (an access
           token), or <code>KEYWARD_SESSION</code> and <code>KEYWARD_CSRF</code> for a cookie
-          session.
+          session. Error examples show the header's <code>status</code>, <code>message</code> and{' '}
+          <code>code</code>; its other fields are as in every{' '}
+          <a href={`#${schemaAnchor('header')}`}>header</a>.
         </p>
         <section id="authentication">
           <h2>Authentication</h2>
