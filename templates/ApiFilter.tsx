@@ -27,6 +27,9 @@ export function ApiFilter() {
   const [query, setQuery] = useState('')
   const [count, setCount] = useState('')
   const first = useRef(true)
+  // Says the island is live (tests wait for it after client navigation).
+  const [live, setLive] = useState(false)
+  useEffect(() => setLive(true), [])
   useEffect(() => {
     if (first.current && !query) {
       first.current = false
@@ -42,6 +45,7 @@ export function ApiFilter() {
         className="api-filter__input"
         placeholder="Filter by path or name"
         aria-label="Filter operations by path or name"
+        data-live={live ? '' : undefined}
         value={query}
         onChange={(event) => setQuery(event.currentTarget.value)}
       />

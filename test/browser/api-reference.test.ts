@@ -150,3 +150,36 @@ test('a copied curl command runs against a fresh server and succeeds', async (t)
   ])
   for (const role of response.body) t.deepEqual(await clientValidation('RoleEntity', role), {})
 })
+
+test('client navigation from a guide opens the reference, whose filter then works', async (t) => {
+  const { page, errors } = await newPage(t)
+  await page.goto(url('/docs/api/introduction/'))
+  await hydrated(page)
+  await page.evaluate(() => {
+    ;(window as unknown as { marker: boolean }).marker = true
+  })
+  await page.locator('.doc-layout__sidebar a', { hasText: 'API reference' }).click()
+  await page.waitForSelector('#get-roles-json')
+  t.true(
+    await page.evaluate(() => (window as unknown as { marker?: boolean }).marker === true),
+    'no page load: the router rendered the reference',
+  )
+  // Hydration after client navigation is asynchronous: type once the island is live.
+  await page.waitForSelector('.api-filter__input[data-live]')
+  await page.locator('.api-filter__input').fill('roles')
+  await page.waitForFunction(() => document.querySelector('.api-filter__count')?.textContent !== '')
+  t.true(await page.locator('#get-roles-json').isVisible())
+  t.false(await page.locator('#get-settings-json').isVisible())
+  t.deepEqual(errors, [])
+})
+
+test('without JavaScript the reference reads as it is: every operation, the trees open on click', async (t) => {
+  const { page } = await newPage(t, { javaScriptEnabled: false })
+  await page.goto(url('/docs/api/#put-resources-id-json'))
+  t.true(await page.locator('#put-resources-id-json .api-op__summary').isVisible())
+  t.false(await page.locator('.api-filter').isVisible(), 'the filter needs scripts: hidden')
+  t.true((await page.locator('section[data-api-op]').count()) > 100)
+  const secrets = page.locator('#put-resources-id-json-request details.schema__nested').first()
+  await secrets.locator('summary').click()
+  t.is(await secrets.getAttribute('open'), '')
+})
