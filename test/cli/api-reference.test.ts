@@ -116,6 +116,11 @@ test('a route added to the source shows on the next build; an unchanged source r
     'get',
     'post',
   ])
+  // What the cache gives is byte for byte what a build without it writes.
+  const cold = join(s.root, 'cold')
+  await build({ root: s.root, outDir: cold, workers: 1, fresh: true, cacheDir: false })
+  for (const file of ['index.html', 'page-data.json', 'openapi.json', 'layout.json'])
+    t.is(s.read(`docs/api/${file}`), readFileSync(join(cold, 'docs/api', file), 'utf8'), file)
   const written = statSync(join(s.out, 'docs/api/index.html')).mtimeMs
   // Unchanged sources: the document comes from the cache, its module is not loaded again.
   s.write('server/name.ts', 'throw new Error("loaded again")\n')
