@@ -1,6 +1,8 @@
 // Builds the OpenAPI 3.1 document from the route declarations of the enabled plugins, so the
 // reference always matches what the server validates.
 import { z } from 'zod'
+import { messages as csrfMessages } from './auth/csrf.ts'
+import { messages } from './errors.ts'
 import {
   envelopeExample,
   errorMessages,
@@ -10,6 +12,7 @@ import {
 } from './openapi-examples.ts'
 import type { Plugin, Route } from './plugin.ts'
 import type { FilterKind } from './query.ts'
+import { TOO_MANY } from './throttle.ts'
 
 export const API_VERSION = '5.0.0'
 
@@ -69,7 +72,13 @@ const ERROR_BODY = {
   anyOf: [{ $ref: '#/components/schemas/validationErrors' }, { type: 'string', const: '' }],
 }
 
-const errorResponse = (route: Route, status: number, description: string, body: unknown = '') => ({
+const errorResponse = (
+  route: Route,
+  status: number,
+  description: string,
+  body: unknown = '',
+  message?: string,
+) => ({
   description,
   content: {
     'application/json': {
@@ -79,9 +88,10 @@ const errorResponse = (route: Route, status: number, description: string, body: 
         path: route.path,
         status,
         message:
-          status === 400
+          message ??
+          (status === 400
             ? (route.validationMessage ?? errorMessages[400])
-            : errorMessages[status as keyof typeof errorMessages],
+            : errorMessages[status as keyof typeof errorMessages]),
         body,
       }),
     },
@@ -89,6 +99,9 @@ const errorResponse = (route: Route, status: number, description: string, body: 
 })
 
 const CHANGING = new Set(['POST', 'PUT', 'DELETE'])
+
+/** Example messages of a refusal whose policy does not name its own (a test requires them). */
+const REFUSAL_MESSAGES = { 403: messages.adminOnly, 404: messages.notFound } as const
 
 /** Public routes need nothing; others take a cookie session (with the CSRF token on changing calls) or a JWT. */
 const security = (route: Route) => {
@@ -216,7 +229,24 @@ const operation = (plugin: Plugin, route: Route) => {
         route,
         status,
         `Refused unless the caller has ${route.permission.description}`,
+        '',
+        route.permission.refusalMessages?.[status] ?? REFUSAL_MESSAGES[status],
       )
+  if (CHANGING.has(route.method) && route.csrf !== false) {
+    const csrf =
+      'a cookie-session call without the CSRF token (`X-CSRF-Token` echoing the `csrfToken` cookie)'
+    const refused = responses['403'] as { description: string } | undefined
+    if (refused) refused.description += `; also ${csrf}`
+    else responses['403'] = errorResponse(route, 403, `Refused: ${csrf}`, '', csrfMessages.mismatch)
+  }
+  if (route.throttle)
+    responses['429'] = errorResponse(
+      route,
+      429,
+      'Too many failed attempts in a minute, for the account or the client address (`Retry-After` says when to try again)',
+      '',
+      TOO_MANY,
+    )
   return {
     operationId: route.action,
     summary: route.summary,

@@ -111,6 +111,8 @@ export interface AccessPolicy<Granted = unknown, Params = never> {
   description: string
   /** The statuses a refusal answers, for the API reference. */
   refusals: readonly (403 | 404)[]
+  /** The message each refusal answers, for the API reference's examples. */
+  refusalMessages?: Partial<Record<403 | 404, string>>
   check(input: PolicyInput<Params>): Promise<Granted>
 }
 

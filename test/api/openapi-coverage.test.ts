@@ -228,7 +228,17 @@ test('every response the route can give is documented with an example envelope',
     const expected = ['200', '400']
     if (route.auth !== 'public') expected.push('401')
     if (route.auth === 'admin') expected.push('403')
-    if (route.permission !== 'none') expected.push(...route.permission.refusals.map(String))
+    if (route.permission !== 'none') {
+      expected.push(...route.permission.refusals.map(String))
+      for (const status of route.permission.refusals)
+        t.truthy(
+          route.permission.refusalMessages?.[status],
+          `${name(route)}: its policy names no message for ${status} (refusalMessages)`,
+        )
+    }
+    // Any changing call in a cookie session without the CSRF token.
+    if (route.method !== 'GET' && route.csrf !== false) expected.push('403')
+    if (route.throttle) expected.push('429')
     t.deepEqual(Object.keys(responses).sort(), [...new Set(expected)].sort(), name(route))
     for (const [status, response] of Object.entries(responses)) {
       t.truthy(response.description, `${name(route)} ${status}`)
