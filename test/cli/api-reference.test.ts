@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import test from 'ava'
 import { build } from '../../cli/build.ts'
+import { startServer } from '../../cli/serve.ts'
 import { baseConfig, baseSidebars, createSite, doc } from '../helpers/site.ts'
 
 const openapiModule = fileURLToPath(new URL('../../api/openapi.ts', import.meta.url))
@@ -130,4 +131,25 @@ test('a route added to the source shows on the next build; an unchanged source r
   s.write('server/routes.ts', routesFile([route('GET', '/things.json', 'List them')]))
   const error = await t.throwsAsync(build({ root: s.root, outDir: s.out, workers: 1, fresh: true }))
   t.regex(error.message, /server\/openapi\.ts: loaded again/)
+})
+
+test('the dev server rebuilds the reference when a route changes', async (t) => {
+  const s = site(t)
+  const server = await startServer({ root: s.root, port: 0, host: '127.0.0.1' })
+  t.teardown(() => server.close())
+  const page = () => fetch(new URL('/docs/api/', server.url)).then((response) => response.text())
+  t.true((await page()).includes('id="get-things-json"'))
+  s.write(
+    'server/routes.ts',
+    routesFile([
+      route('GET', '/things.json', 'List the things'),
+      route('DELETE', '/things.json', 'Forget the things'),
+    ]),
+  )
+  const deadline = Date.now() + 30_000
+  while (!(await page()).includes('id="delete-things-json"')) {
+    if (Date.now() > deadline) return t.fail('the reference was not rebuilt')
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  t.pass()
 })
