@@ -1,4 +1,4 @@
-// Steps 2-5 of the end-to-end scenario, in the password workspace: the administrator creates a
+// Steps 2 and 4a of the end-to-end scenario, in the password workspace: the administrator creates a
 // password, reveals it, files it in a folder; the server's state is checked beside what the
 // user sees.
 import type { ExecutionContext } from 'ava'
@@ -23,17 +23,17 @@ export const PASSWORD = {
 }
 export const FOLDER = 'Infrastructure'
 
-const sql = async <T>(api: TestApi, query: string, params: unknown[] = []) =>
+export const sql = async <T>(api: TestApi, query: string, params: unknown[] = []) =>
   (await api.app.orm.em.fork().getConnection().execute(query, params)) as T[]
 
 /** Opens the workspace home and waits for its grid. */
-const home = async (browser: ExtensionBrowser, domain: string) => {
+export const home = async (browser: ExtensionBrowser, domain: string) => {
   await browser.page.goto(`${domain}/app/passwords`)
   await browser.iframe('app').getByRole('button', { name: 'Create' }).waitFor({ timeout: 60_000 })
 }
 
 /** The grid row of a resource. */
-const rowOf = (app: FrameLocator, name: string) =>
+export const rowOf = (app: FrameLocator, name: string) =>
   app.locator('.tableview-content tr, .tableview-content .row').filter({ hasText: name }).first()
 
 /** Selects a resource and reveals its password in the details sidebar; returns what it shows. */
