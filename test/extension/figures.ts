@@ -19,8 +19,13 @@ const LATE_SHARE = { name: 'Quarterly report', secret: 'q3-Keyward-shared-late' 
 export interface Figures {
   /** Milliseconds from submitting the passphrase to the grid listing the seeded passwords. */
   signIn: number
+  /** The requests the sign-in made until then, and the server's longest `GET /resources.json`. */
+  signInRequests: number
+  listServerMs: number
   /** From clicking Save in the share dialog to the sharer's confirmation. */
   shareSaved: number
+  /** The server's time answering the share itself. */
+  shareServerMs: number
   /** From clicking Save to the other user's grid showing the password (she searches for it). */
   shareSeen: number
 }
@@ -173,9 +178,17 @@ export const runFigureSteps = async (context: FiguresContext): Promise<Partial<F
     const seedStarted = Date.now()
     await seedPasswords(api, owner, readerPerson)
     seedMs = Date.now() - seedStarted
+    const logsFrom = api.logs.length
     const submittedAt = await submitPassphrase(admin, domain, passphrase)
     await rowOf(app, SEEDED_PREFIX).waitFor({ timeout: 60_000 })
     figures.signIn = Date.now() - submittedAt
+    const requests = api.logs.slice(logsFrom).filter((line) => line.msg === 'request')
+    figures.signInRequests = requests.length
+    figures.listServerMs = Math.max(
+      ...requests
+        .filter((line) => line.method === 'GET' && line.path === '/resources.json')
+        .map((line) => Number(line.ms)),
+    )
     // Every one of them: the seeded ones, the one kept for the share, and step 2's password.
     t.is(await listedCount(admin), SEEDED + 2)
   }, [...pending, 'GET /auth/is-authenticated.json 401'])
@@ -193,12 +206,17 @@ export const runFigureSteps = async (context: FiguresContext): Promise<Partial<F
           readerPerson.firstName,
         )
         await app.getByText('Click save to apply your pending changes.').waitFor()
+        const shareLogsFrom = api.logs.length
         const savedAt = Date.now()
         await app.locator('.share-form button[type="submit"]').click()
         await app
           .getByText('The permissions have been changed successfully.')
           .waitFor({ timeout: 60_000 })
         figures.shareSaved = Date.now() - savedAt
+        figures.shareServerMs = api.logs
+          .slice(shareLogsFrom)
+          .filter((line) => line.msg === 'request' && line.path === '/share/resource/{id}.json')
+          .reduce((total, line) => total + Number(line.ms), 0)
         // She looks for it: a search reloads her passwords from the server.
         const theirs = reader.iframe('app')
         await theirs.getByPlaceholder('Search resource').fill(LATE_SHARE.name)
@@ -210,7 +228,7 @@ export const runFigureSteps = async (context: FiguresContext): Promise<Partial<F
       pending,
     )
   t.log(
-    `figures with ${SEEDED} passwords (seeding took ${seedMs} ms): passphrase submitted to the grid listing them ${figures.signIn} ms; share Save to the sharer's confirmation ${figures.shareSaved ?? '-'} ms; Save to the other user's grid showing it ${figures.shareSeen ?? '-'} ms`,
+    `figures with ${SEEDED} passwords (seeding took ${seedMs} ms): passphrase submitted to the grid listing them ${figures.signIn} ms (${figures.signInRequests} requests; GET /resources.json ${figures.listServerMs} ms on the server); share Save to the sharer's confirmation ${figures.shareSaved ?? '-'} ms (the share request ${figures.shareServerMs ?? '-'} ms on the server); Save to the other user's grid showing it ${figures.shareSeen ?? '-'} ms`,
   )
   return figures
 }
