@@ -7,7 +7,7 @@ import * as openpgp from 'openpgp'
 import type { TestApi } from '../helpers/api.ts'
 import { query } from '../helpers/database.ts'
 import type { ExtensionBrowser, Steps } from '../helpers/extension.ts'
-import { PASSWORD_AND_DESCRIPTION } from '../helpers/vault.ts'
+import { PASSWORD_AND_DESCRIPTION, secretInvariantViolations } from '../helpers/vault.ts'
 import { type Person, submitPassphrase } from './accounts.ts'
 import { pickAro } from './sharing.ts'
 import { revealPassword, rowOf } from './workspace.ts'
@@ -60,7 +60,7 @@ const encrypt = async (password: string, key: openpgp.Key) =>
  * table (a few seconds, mostly encryption).
  */
 export const seedPasswords = async (api: TestApi, owner: Person, reader: Person) => {
-  const [ada, other] = await Promise.all([
+  const [owning, reading] = await Promise.all([
     accountOf(api, owner.username),
     accountOf(api, reader.username),
   ])
@@ -69,7 +69,7 @@ export const seedPasswords = async (api: TestApi, owner: Person, reader: Person)
     id: randomUUID(),
     name: `${SEEDED_PREFIX} ${String(i).padStart(4, '0')}`,
     password: `seeded-${i}-${randomUUID().slice(0, 8)}`,
-    readers: [ada, other],
+    readers: [owning, reading],
     // Spread over the last hour: the grid sorts on names or dates.
     modified: new Date(now - (i + 1) * 3_600),
   }))
@@ -77,7 +77,7 @@ export const seedPasswords = async (api: TestApi, owner: Person, reader: Person)
     id: randomUUID(),
     ...LATE_SHARE,
     password: LATE_SHARE.secret,
-    readers: [ada],
+    readers: [owning],
     modified: new Date(now),
   })
   const secrets = await Promise.all(
@@ -93,7 +93,7 @@ export const seedPasswords = async (api: TestApi, owner: Person, reader: Person)
     item.readers.map((account) => ({
       resource: item.id,
       user: account.id,
-      type: account === ada ? 15 : 1,
+      type: account === owning ? 15 : 1,
     })),
   )
   const db = (text: string, values: unknown[]) => query(api.app.database.url, text, values)
@@ -106,7 +106,7 @@ export const seedPasswords = async (api: TestApi, owner: Person, reader: Person)
       items.map((i) => i.name),
       items.map((i) => i.modified),
       PASSWORD_AND_DESCRIPTION,
-      ada.id,
+      owning.id,
     ],
   )
   await db(
@@ -117,7 +117,7 @@ export const seedPasswords = async (api: TestApi, owner: Person, reader: Person)
       permissions.map((p) => p.resource),
       permissions.map((p) => p.user),
       permissions.map((p) => p.type),
-      ada.id,
+      owning.id,
     ],
   )
   await db(
@@ -128,7 +128,7 @@ export const seedPasswords = async (api: TestApi, owner: Person, reader: Person)
       secrets.map((s) => s.resource),
       secrets.map((s) => s.user),
       secrets.map((s) => s.data),
-      ada.id,
+      owning.id,
     ],
   )
   // Each reader has the password at the root of their folder tree.
@@ -228,6 +228,8 @@ export const runFigureSteps = async (context: FiguresContext): Promise<Partial<F
         figures.shareSeen = Date.now() - savedAt
         t.is(await listedCount(reader), SEEDED + 2)
         t.is(await revealPassword(reader, LATE_SHARE.name), LATE_SHARE.secret)
+        // Whoever can read a password has exactly one secret of it, and nobody else has one.
+        t.deepEqual(await secretInvariantViolations(api), [])
       },
       pending,
     )

@@ -10,6 +10,7 @@ import {
   linkFromOutbox,
   type Steps,
 } from '../helpers/extension.ts'
+import { secretInvariantViolations } from '../helpers/vault.ts'
 import {
   completeSetup,
   createUserWithCli,
@@ -203,6 +204,7 @@ export const runSharingSteps = async (context: SharingContext) => {
         [MARGARET.username, PASSWORD.name],
       )
       t.is(secret?.count, 1)
+      t.deepEqual(await secretInvariantViolations(api), [])
     },
     pending,
   )
