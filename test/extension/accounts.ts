@@ -3,6 +3,7 @@
 import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import type { FrameLocator, Locator } from 'playwright-core'
 import { FIXTURE_KEYS_ENV, type TestApi } from '../helpers/api.ts'
 import type { ExtensionBrowser } from '../helpers/extension.ts'
 
@@ -71,7 +72,10 @@ export const completeSetup = async (
   await browser.iframe('app').getByRole('button', { name: 'Create' }).waitFor({ timeout: 60_000 })
 }
 
-/** Signs out from the badge menu of the password workspace. */
+/**
+ * Signs out from the badge menu of the password workspace and waits for the sign-in form (the
+ * extension loses track of a tab that navigates again before its form is in).
+ */
 export const signOut = async (browser: ExtensionBrowser, domain: string) => {
   const app = browser.iframe('app')
   await browser.page.goto(`${domain}/app/passwords`)
@@ -79,6 +83,25 @@ export const signOut = async (browser: ExtensionBrowser, domain: string) => {
   await app.locator('.avatar-button').click()
   await app.getByRole('button', { name: 'Sign out' }).click()
   await browser.page.waitForURL(new RegExp(`^${domain}/auth/login`))
+  await browser.iframe('login').locator('#passphrase').waitFor({ timeout: 60_000 })
+}
+
+/**
+ * Waits for `done`, typing the passphrase first if the extension asks for it: a sign-in keeps
+ * the passphrase 60 seconds unless the user ticks "remember", then decrypting asks again.
+ */
+export const withPassphrase = async (
+  app: FrameLocator,
+  done: Locator,
+  passphrase: string,
+  timeout = 60_000,
+) => {
+  const prompt = app.locator('.passphrase-entry')
+  await done.or(prompt).first().waitFor({ timeout })
+  if (!(await prompt.isVisible())) return
+  await prompt.locator('#passphrase-entry-form-passphrase').fill(passphrase)
+  await prompt.locator('button[type="submit"]').click()
+  await done.waitFor({ timeout })
 }
 
 /**

@@ -8,7 +8,7 @@ import type { TestApi } from '../helpers/api.ts'
 import { query } from '../helpers/database.ts'
 import type { ExtensionBrowser, Steps } from '../helpers/extension.ts'
 import { PASSWORD_AND_DESCRIPTION, secretInvariantViolations } from '../helpers/vault.ts'
-import { type Person, submitPassphrase } from './accounts.ts'
+import { type Person, submitPassphrase, withPassphrase } from './accounts.ts'
 import { pickAro } from './sharing.ts'
 import { revealPassword, rowOf } from './workspace.ts'
 
@@ -158,6 +158,7 @@ export interface FiguresContext {
   /** The other user, signed in on her workspace. */
   reader: ExtensionBrowser
   readerPerson: Person
+  readerPassphrase: string
   owner: Person
   api: TestApi
   domain: string
@@ -213,9 +214,11 @@ export const runFigureSteps = async (context: FiguresContext): Promise<Partial<F
         const shareLogsFrom = api.logs.length
         const savedAt = Date.now()
         await app.locator('.share-form button[type="submit"]').click()
-        await app
-          .getByText('The permissions have been changed successfully.')
-          .waitFor({ timeout: 60_000 })
+        await withPassphrase(
+          app,
+          app.getByText('The permissions have been changed successfully.'),
+          passphrase,
+        )
         figures.shareSaved = Date.now() - savedAt
         figures.shareServerMs = api.logs
           .slice(shareLogsFrom)
@@ -227,7 +230,10 @@ export const runFigureSteps = async (context: FiguresContext): Promise<Partial<F
         await rowOf(theirs, LATE_SHARE.name).waitFor({ timeout: 60_000 })
         figures.shareSeen = Date.now() - savedAt
         t.is(await listedCount(reader), SEEDED + 2)
-        t.is(await revealPassword(reader, LATE_SHARE.name), LATE_SHARE.secret)
+        t.is(
+          await revealPassword(reader, LATE_SHARE.name, context.readerPassphrase),
+          LATE_SHARE.secret,
+        )
         // Whoever can read a password has exactly one secret of it, and nobody else has one.
         t.deepEqual(await secretInvariantViolations(api), [])
       },

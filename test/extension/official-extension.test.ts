@@ -16,11 +16,11 @@ import {
 } from '../helpers/extension.ts'
 import { startSmtp } from '../helpers/smtp.ts'
 import { startTlsProxy } from '../helpers/tls-proxy.ts'
-import { completeSetup, createUserWithCli } from './accounts.ts'
+import { completeSetup, createUserWithCli, signOut } from './accounts.ts'
 import { runAdministrationSteps } from './administration.ts'
 import { runApiAppAdministrationSteps } from './administration-api-app.ts'
 import { runFigureSteps } from './figures.ts'
-import { MARGARET, runSharingSteps } from './sharing.ts'
+import { MARGARET, MARGARET_PASSPHRASE, runSharingSteps } from './sharing.ts'
 import { runWorkspaceSteps } from './workspace.ts'
 
 const PASSPHRASE = 'correct horse battery staple keyward'
@@ -79,7 +79,7 @@ test('an administrator and a new user keep and share passwords with the official
     pending,
   )
 
-  await runWorkspaceSteps(t, { steps, admin, api, domain, pending })
+  await runWorkspaceSteps(t, { steps, admin, api, domain, passphrase: PASSPHRASE, pending })
   const { margaret, canShare } = await runSharingSteps({
     t,
     steps,
@@ -87,6 +87,7 @@ test('an administrator and a new user keep and share passwords with the official
     api,
     domain,
     extensionDir,
+    adminPassphrase: PASSPHRASE,
     browsers,
     pending,
   })
@@ -103,12 +104,7 @@ test('an administrator and a new user keep and share passwords with the official
   })
 
   await steps.run('7. the administrator signs out; the workspace URL then asks to sign in', async () => {
-    const app = admin.iframe('app')
-    await admin.page.goto(`${domain}/app/passwords`)
-    await app.getByRole('button', { name: 'Create' }).waitFor()
-    await app.locator('.avatar-button').click()
-    await app.getByRole('button', { name: 'Sign out' }).click()
-    await admin.page.waitForURL(new RegExp(`^${domain}/auth/login`))
+    await signOut(admin, domain)
     await admin.page.goto(`${domain}/app/passwords`)
     t.is(admin.page.url(), `${domain}/auth/login?redirect=%2Fapp%2Fpasswords`)
     await admin.iframe('login').getByText('Sign in', { exact: false }).first().waitFor()
@@ -126,6 +122,7 @@ test('an administrator and a new user keep and share passwords with the official
     admin,
     reader: margaret,
     readerPerson: MARGARET,
+    readerPassphrase: MARGARET_PASSPHRASE,
     owner: ADMIN_PERSON,
     api,
     domain,

@@ -17,6 +17,7 @@ import {
   type Person,
   signOut,
   submitPassphrase,
+  withPassphrase,
 } from './accounts.ts'
 import { FOLDER, home, PASSWORD, revealPassword, rowOf, sql } from './workspace.ts'
 
@@ -37,6 +38,8 @@ export interface SharingContext {
   api: TestApi
   domain: string
   extensionDir: string
+  /** The administrator's, for when the extension asks for it again. */
+  adminPassphrase: string
   /** Browsers whose state a failing step saves; the new user's joins it. */
   browsers: ExtensionBrowser[]
   pending: string[]
@@ -75,7 +78,7 @@ const setPermission = async (app: FrameLocator, aroName: string, label: string) 
 const fullName = (person: Person) => `${person.firstName} ${person.lastName}`
 
 export const runSharingSteps = async (context: SharingContext) => {
-  const { t, steps, admin, api, domain, extensionDir, browsers, pending } = context
+  const { t, steps, admin, api, domain, extensionDir, adminPassphrase, browsers, pending } = context
   const adminApp = admin.iframe('app')
   let margaret!: ExtensionBrowser
 
@@ -178,9 +181,12 @@ export const runSharingSteps = async (context: SharingContext) => {
       }
       await adminApp.getByText('Click save to apply your pending changes.').waitFor()
       await adminApp.locator('.share-form button[type="submit"]').click()
-      await adminApp
-        .getByText('The permissions have been changed successfully.')
-        .waitFor({ timeout: 60_000 })
+      // The extension decrypts the password's secret to encrypt it for the new readers.
+      await withPassphrase(
+        adminApp,
+        adminApp.getByText('The permissions have been changed successfully.'),
+        adminPassphrase,
+      )
       // The folder and the password in it carry the same permissions; she has the secret.
       const granted = await sql<{ item: string; aro: string; type: number }>(
         api,
@@ -223,7 +229,7 @@ export const runSharingSteps = async (context: SharingContext) => {
       )
       await folder.click()
       await rowOf(app, PASSWORD.name).waitFor()
-      t.is(await revealPassword(margaret, PASSWORD.name), PASSWORD.secret)
+      t.is(await revealPassword(margaret, PASSWORD.name, MARGARET_PASSPHRASE), PASSWORD.secret)
       // The sidebar of the selected password: comments.
       const sidebar = app.locator('.sidebar, .panel.aside').first()
       await sidebar.locator('.detailed-comments .accordion-header button').click()

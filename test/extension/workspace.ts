@@ -5,12 +5,15 @@ import type { ExecutionContext } from 'ava'
 import type { FrameLocator } from 'playwright-core'
 import type { TestApi } from '../helpers/api.ts'
 import type { ExtensionBrowser, Steps } from '../helpers/extension.ts'
+import { withPassphrase } from './accounts.ts'
 
 export interface WorkspaceContext {
   steps: Steps
   admin: ExtensionBrowser
   api: TestApi
   domain: string
+  /** The administrator's, for when the extension asks for it again. */
+  passphrase: string
   /** Answers expected while other plugins are still being built. */
   pending: string[]
 }
@@ -37,7 +40,11 @@ export const rowOf = (app: FrameLocator, name: string) =>
   app.locator('.tableview-content tr, .tableview-content .row').filter({ hasText: name }).first()
 
 /** Selects a resource and reveals its password in the details sidebar; returns what it shows. */
-export const revealPassword = async (browser: ExtensionBrowser, name: string) => {
+export const revealPassword = async (
+  browser: ExtensionBrowser,
+  name: string,
+  passphrase: string,
+) => {
   const app = browser.iframe('app')
   // On its name: a click in the password cell copies the password instead of selecting.
   await rowOf(app, name).getByText(name, { exact: true }).click()
@@ -47,12 +54,13 @@ export const revealPassword = async (browser: ExtensionBrowser, name: string) =>
   await value.hover()
   await value.locator('.password-view').click()
   const secret = value.locator('.secret-password')
+  await withPassphrase(app, value.locator('.secret-password:not(.secret-copy)'), passphrase, 30_000)
   await secret.getByText('Copy to clipboard').waitFor({ state: 'detached', timeout: 30_000 })
   return (await secret.innerText()).replace(/\s+/g, '')
 }
 
 export const runWorkspaceSteps = async (t: ExecutionContext, context: WorkspaceContext) => {
-  const { steps, admin, api, domain, pending } = context
+  const { steps, admin, api, domain, passphrase, pending } = context
   const app = admin.iframe('app')
 
   await steps.run(
@@ -81,7 +89,7 @@ export const runWorkspaceSteps = async (t: ExecutionContext, context: WorkspaceC
       t.deepEqual(stored, { username: PASSWORD.username, secrets: 1 })
       // After a reload the list comes from the server, not from what the page just made.
       await home(admin, domain)
-      t.is(await revealPassword(admin, PASSWORD.name), PASSWORD.secret)
+      t.is(await revealPassword(admin, PASSWORD.name, passphrase), PASSWORD.secret)
     },
     pending,
   )
