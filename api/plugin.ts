@@ -237,10 +237,16 @@ export interface Plugin {
   /** The plugin's part in deleting users and groups. */
   deletion?: DeletionHooks
   /**
-   * Follows who can read which item, whatever changed it (a share, a group membership): the
-   * plugin updates what it keeps per user and item, inside the change's transaction.
+   * Follows who can read which items, whatever changed it (a share, a group membership): the
+   * plugin updates what it keeps per user and item, inside the change's transaction. One call
+   * carries every item of the change (a member joining a group gains all its passwords), so
+   * that the plugin can update them with a few statements.
    */
-  accessChanged?: (em: EntityManager, change: AccessChange, app: AppContext) => Promise<void>
+  accessChanged?: (
+    em: EntityManager,
+    changes: readonly AccessChange[],
+    app: AppContext,
+  ) => Promise<void>
   /**
    * What the plugin adds to the answer of a setup or recovery link (`/setup/start`,
    * `/setup/recover/start`), e.g. the passphrase policy the new passphrase must meet.

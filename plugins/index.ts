@@ -7,6 +7,8 @@ import emailNotifications from './email-notifications/index.ts'
 import favorites from './favorites/index.ts'
 import folderTree from './folder-tree/index.ts'
 import folders from './folders/index.ts'
+import gpgkeys from './gpgkeys/index.ts'
+import groups from './groups/index.ts'
 import healthcheck from './healthcheck/index.ts'
 import jwt from './jwt/index.ts'
 import locale from './locale/index.ts'
@@ -36,6 +38,9 @@ export const plugins: readonly Plugin[] = [
   permissions,
   resourceTypes,
   secrets,
+  // Before the plugins whose deletion cleanup reads group memberships (cleanups run in reverse).
+  groups,
+  gpgkeys,
   favorites,
   folderTree,
   tags,

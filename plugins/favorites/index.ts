@@ -3,7 +3,7 @@ import { executeStatement } from '../../api/orm.ts'
 import { definePlugin } from '../../api/plugin.ts'
 import { FavoriteSchema } from './entities/Favorite.ts'
 import { routes } from './routes.ts'
-import { deleteFavoritesOf } from './service.ts'
+import { deleteLostFavorites } from './service.ts'
 
 export { deleteFavoritesOf, type FavoriteJson, favoritesOfUser } from './service.ts'
 export { FavoriteSchema }
@@ -14,9 +14,13 @@ export default definePlugin({
   entities: [FavoriteSchema],
   routes,
   // Who can no longer read a resource loses their mark on it.
-  accessChanged: async (em, change) => {
-    if (change.aco === 'Resource' && change.lost.length)
-      await deleteFavoritesOf(em, [change.id], [...change.lost])
+  accessChanged: async (em, changes) => {
+    await deleteLostFavorites(
+      em,
+      changes
+        .filter((change) => change.aco === 'Resource')
+        .flatMap((change) => change.lost.map((userId) => ({ resourceId: change.id, userId }))),
+    )
   },
   deletion: {
     // A deleted user's favorites go with them.

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { formatTimestamp } from '../../api/envelope.ts'
-import { executeStatement, selectRows } from '../../api/orm.ts'
+import { executeStatement, selectRows, selectSql } from '../../api/orm.ts'
 
 interface Row {
   id: string
@@ -62,6 +62,26 @@ export const removeFavorite = async (em: EntityManager, userId: string, id: stri
   )) > 0
 
 /** Removes the favorites of these resources, of everyone or of the given users only. */
+/** Deletes the favorites of these users on these resources (pairs), in one statement. */
+export const deleteLostFavorites = async (
+  em: EntityManager,
+  pairs: readonly { resourceId: string; userId: string }[],
+) => {
+  if (pairs.length === 0) return
+  await selectSql(
+    em,
+    `delete from favorites f
+     using (select unnest(cast(:resources as uuid[])) as resource_id,
+                   unnest(cast(:users as uuid[])) as user_id) lost
+     where f.foreign_key = lost.resource_id and f.user_id = lost.user_id
+     returning f.id`,
+    {
+      resources: `{${pairs.map((pair) => pair.resourceId).join(',')}}`,
+      users: `{${pairs.map((pair) => pair.userId).join(',')}}`,
+    },
+  )
+}
+
 export const deleteFavoritesOf = (em: EntityManager, resourceIds: string[], userIds?: string[]) =>
   executeStatement(em, (knex) => {
     const query = knex('favorites').whereIn('foreign_key', resourceIds)

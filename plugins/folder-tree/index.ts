@@ -3,7 +3,13 @@
 // and folders plugins place, move and remove items through it.
 import { definePlugin } from '../../api/plugin.ts'
 import { FolderRelationSchema } from './entities/FolderRelation.ts'
-import { addToTrees, removeFromTrees, removeFromTreesOfUser } from './tree.ts'
+import {
+  addResourcesToTrees,
+  addToTrees,
+  removeFromTrees,
+  removeFromTreesOfUser,
+  removeResourcesFromTrees,
+} from './tree.ts'
 
 export * from './columns.ts'
 export {
@@ -24,10 +30,19 @@ export default definePlugin({
   name: 'folder-tree',
   dependsOn: ['permissions'],
   entities: [FolderRelationSchema],
-  accessChanged: async (em, change) => {
-    const item = { model: change.aco, id: change.id }
-    await removeFromTrees(em, item, change.lost)
-    await addToTrees(em, item, change.gained)
+  accessChanged: async (em, changes) => {
+    // Resources need no cascade: all of them in a few statements; folders one by one.
+    const resources = changes.filter((change) => change.aco === 'Resource')
+    const pairs = (side: 'gained' | 'lost') =>
+      resources.flatMap((change) => change[side].map((userId) => ({ id: change.id, userId })))
+    await removeResourcesFromTrees(em, pairs('lost'))
+    await addResourcesToTrees(em, pairs('gained'))
+    for (const change of changes) {
+      if (change.aco !== 'Folder') continue
+      const item = { model: change.aco, id: change.id }
+      await removeFromTrees(em, item, change.lost)
+      await addToTrees(em, item, change.gained)
+    }
   },
   deletion: {
     // A deleted user's tree goes with them.

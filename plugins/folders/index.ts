@@ -1,6 +1,7 @@
 // Folders: shared folders to organise resources and folders, each user with their own view of
 // the tree; and moving items in it.
 import { definePlugin } from '../../api/plugin.ts'
+import { folderDeletion } from './deletion.ts'
 import { FolderSchema } from './entities/Folder.ts'
 import { routes } from './routes.ts'
 
@@ -11,5 +12,6 @@ export default definePlugin({
   dependsOn: ['users', 'permissions', 'folder-tree', 'resources'],
   entities: [FolderSchema],
   routes,
+  deletion: folderDeletion,
   settings: () => ({ user: { folders: { enabled: true, version: '2.0.0' } } }),
 })

@@ -117,7 +117,7 @@ const descendantsInTree = (em: EntityManager, userId: string, folderId: string) 
   )
 
 /** Hard-deletes folders: their permissions, their places in every tree (content to the root). */
-const deleteFolders = async (em: EntityManager, ids: string[]) => {
+export const deleteFolders = async (em: EntityManager, ids: string[]) => {
   if (ids.length === 0) return
   await executeStatement(em, (knex) =>
     knex('permissions').where('aco', 'Folder').whereIn('aco_foreign_key', ids).delete(),

@@ -43,10 +43,17 @@ export const messages = {
 
 const isLevel = (value: unknown): value is number => LEVELS.includes(value as never)
 
-/** Members of these groups that are not deleted, by group id. */
+/**
+ * Members of these groups that are not deleted, by group id. The groups' rows are share-locked
+ * first, so that a membership change of one of them (which holds its row for update) runs
+ * wholly before or after this change: the secrets asked for match the members who get access.
+ */
 const membersOf = async (em: EntityManager, groupIds: string[]) => {
   const members = new Map<string, string[]>()
   if (groupIds.length === 0) return members
+  await selectRows(em, (knex) =>
+    knex('groups').whereIn('id', groupIds).orderBy('id').select('id').forShare(),
+  )
   const rows = await selectRows<{ group_id: string; user_id: string }>(em, (knex) =>
     knex('groups_users')
       .join('users', 'users.id', 'groups_users.user_id')

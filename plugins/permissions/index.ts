@@ -35,15 +35,23 @@ export {
 } from './service.ts'
 export { PermissionSchema }
 
-/** Tells every plugin that follows access (folder trees, favorites…) who gained and lost it. */
-export const announceAccessChange = async (
+/**
+ * Tells every plugin that follows access (folder trees, favorites…) who gained and lost it, for
+ * many items at once.
+ */
+export const announceAccessChanges = async (
   em: EntityManager,
   app: AppContext,
-  change: AccessChange,
+  changes: readonly AccessChange[],
 ) => {
-  if (change.gained.length === 0 && change.lost.length === 0) return
-  for (const plugin of app.plugins) await plugin.accessChanged?.(em, change, app)
+  const real = changes.filter((change) => change.gained.length > 0 || change.lost.length > 0)
+  if (real.length === 0) return
+  for (const plugin of app.plugins) await plugin.accessChanged?.(em, real, app)
 }
+
+/** Tells every plugin that follows access who gained and lost it on one item. */
+export const announceAccessChange = (em: EntityManager, app: AppContext, change: AccessChange) =>
+  announceAccessChanges(em, app, [change])
 
 export default definePlugin({
   name: 'permissions',

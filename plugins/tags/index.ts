@@ -6,7 +6,7 @@ import { TagSchema } from './entities/Tag.ts'
 import { routes } from './routes.ts'
 import {
   deleteTagsOfUser,
-  forgetTagsOfLostAccess,
+  forgetTagsOfLostPairs,
   forgetUnreadableTagsOfMembers,
 } from './service.ts'
 
@@ -27,9 +27,13 @@ export default definePlugin({
   routes,
   settings: () => ({ user: { tags: { enabled: true, version: '1.0.1' } } }),
   // Who can no longer read a resource loses their personal tags on it (shared ones stay).
-  accessChanged: async (em, change) => {
-    if (change.aco === 'Resource' && change.lost.length)
-      await forgetTagsOfLostAccess(em, change.id, change.lost)
+  accessChanged: async (em, changes) => {
+    await forgetTagsOfLostPairs(
+      em,
+      changes
+        .filter((change) => change.aco === 'Resource')
+        .flatMap((change) => change.lost.map((userId) => ({ resourceId: change.id, userId }))),
+    )
   },
   deletion: {
     // Runs after the resources' cleanup (which removed the subject's permissions): a deleted

@@ -333,6 +333,39 @@ export const forgetTagsOfLostAccess = async (
   )
 }
 
+/**
+ * Removes the personal tags of users on resources they lost (pairs), when they can no longer
+ * read them, for many resources at once.
+ */
+export const forgetTagsOfLostPairs = async (
+  em: EntityManager,
+  pairs: readonly { resourceId: string; userId: string }[],
+) => {
+  if (pairs.length === 0) return
+  await unlink(em, (knex) =>
+    knex('resources_tags')
+      .whereRaw(
+        '(resources_tags.resource_id, resources_tags.user_id) in (select unnest(?::uuid[]), unnest(?::uuid[]))',
+        [
+          `{${pairs.map((pair) => pair.resourceId).join(',')}}`,
+          `{${pairs.map((pair) => pair.userId).join(',')}}`,
+        ],
+      )
+      .whereNotExists((readable) =>
+        readable
+          .select(knex.raw('1'))
+          .from('permissions')
+          .whereRaw('permissions.aco_foreign_key = resources_tags.resource_id')
+          .whereRaw(
+            `(permissions.aro_foreign_key = resources_tags.user_id
+              or permissions.aro_foreign_key in (select gu.group_id from groups_users gu
+                join groups g on g.id = gu.group_id and not g.deleted
+                where gu.user_id = resources_tags.user_id))`,
+          ),
+      ),
+  )
+}
+
 /** Removes the user's personal tags on every resource they can no longer read. */
 export const forgetUnreadableTagsOf = (em: EntityManager, userId: string) =>
   unlink(em, (knex) =>

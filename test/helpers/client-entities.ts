@@ -21,6 +21,7 @@ const EXTENSION_ENTITIES = {
   UsersCollection: 'user/usersCollection',
   GroupEntity: 'group/groupEntity',
   GroupsCollection: 'group/groupsCollection',
+  GroupUpdateDryRunResultEntity: 'group/update/groupUpdateDryRunResultEntity',
   ResourceEntity: 'resource/resourceEntity',
   ResourcesCollection: 'resource/resourcesCollection',
   FolderEntity: 'folder/folderEntity',

@@ -1,0 +1,86 @@
+// Deleting a group (administrators and its managers): refused while it is the only owner of
+// shared items (unless the request hands ownership over), else every plugin cleans up what it
+// holds for the group, the group is soft-deleted, and its members' loss of access announced.
+import type { EntityManager } from '@mikro-orm/postgresql'
+import type { AppContext } from '../../api/app.ts'
+import { cleanUpDeletion, deletionBlockers, hasBlockers } from '../../api/deletion.ts'
+import { badRequest } from '../../api/errors.ts'
+import { selectRows } from '../../api/orm.ts'
+import { isUuid } from '../../api/uuid.ts'
+import { promoteToOwner, soleOwnedSharedItems } from '../permissions/index.ts'
+import { announceReachChange, reachThroughGroup } from './access.ts'
+import { messages } from './messages.ts'
+
+const subjectOf = (id: string) => ({ kind: 'Group' as const, id })
+
+/** 400 with the items blocking the deletion, in passbolt's body, when any does. */
+const refuseWhenBlocked = async (em: EntityManager, app: AppContext, groupId: string) => {
+  const blockers = await deletionBlockers(em, app, subjectOf(groupId))
+  if (!hasBlockers(blockers)) return
+  const reasons = Object.keys(blockers).length
+  throw badRequest(`${messages.cannotDelete} ${Array(reasons).fill(messages.soleOwner).join('')}`, {
+    errors: blockers,
+  })
+}
+
+/**
+ * Makes the permissions named in `transfer.owners` owner ones, when they cover exactly the
+ * shared items the group alone owns (passbolt's ownership hand-over before a deletion).
+ */
+const transferOwnership = async (
+  em: EntityManager,
+  groupId: string,
+  transfer: unknown,
+  actorId: string,
+) => {
+  const owners = (transfer as { owners?: unknown } | undefined)?.owners
+  if (!Array.isArray(owners) || owners.length === 0) return
+  const rows = owners.map((owner) => (owner ?? {}) as Record<string, unknown>)
+  if (!rows.every((row) => isUuid(row.id)))
+    throw badRequest('The permissions identifiers must be valid UUID.')
+  const asked = [...new Set(rows.map((row) => String(row.aco_foreign_key).toLowerCase()))].sort()
+  const blocking = [
+    ...(await soleOwnedSharedItems(em, subjectOf(groupId), 'Resource')),
+    ...(await soleOwnedSharedItems(em, subjectOf(groupId), 'Folder')),
+  ].sort()
+  if (asked.join() !== [...new Set(blocking)].join())
+    throw badRequest('The transfer is not authorized')
+  const permissions = await selectRows<{ id: string }>(em, (knex) =>
+    knex('permissions')
+      .whereIn(
+        'id',
+        rows.map((row) => (row.id as string).toLowerCase()),
+      )
+      .whereIn('aco_foreign_key', blocking)
+      .select('id'),
+  )
+  await promoteToOwner(
+    em,
+    permissions.map((row) => row.id),
+    actorId,
+  )
+}
+
+/** The dry run: refuses as the deletion would. */
+export const deleteGroupDryRun = (em: EntityManager, app: AppContext, groupId: string) =>
+  refuseWhenBlocked(em, app, groupId)
+
+export const deleteGroup = async (
+  em: EntityManager,
+  app: AppContext,
+  groupId: string,
+  body: { transfer?: unknown },
+  actorId: string,
+) => {
+  await transferOwnership(em, groupId, body.transfer, actorId)
+  await refuseWhenBlocked(em, app, groupId)
+  const members = (
+    await selectRows<{ user_id: string }>(em, (knex) =>
+      knex('groups_users').where('group_id', groupId).select('user_id'),
+    )
+  ).map((row) => row.user_id)
+  const before = await reachThroughGroup(em, groupId, members)
+  await cleanUpDeletion(em, app, subjectOf(groupId), actorId)
+  const after = await reachThroughGroup(em, groupId, members, [...before.keys()])
+  await announceReachChange(em, app, before, after)
+}
