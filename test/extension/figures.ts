@@ -163,18 +163,13 @@ export interface FiguresContext {
   api: TestApi
   domain: string
   passphrase: string
-  /** Whether the server serves what the extension needs to share. */
-  canShare: boolean
   pending: string[]
 }
 
-/**
- * The administrator is signed out when this starts; the reader signed in. Sharing needs the
- * server's key list (`GET /gpgkeys.json`): without it the share figure is not taken.
- */
-export const runFigureSteps = async (context: FiguresContext): Promise<Partial<Figures>> => {
+/** The administrator is signed out when this starts; the reader signed in. */
+export const runFigureSteps = async (context: FiguresContext): Promise<Figures> => {
   const { t, steps, admin, reader, readerPerson, owner, api, domain, passphrase, pending } = context
-  const figures: Partial<Figures> = {}
+  const figures = {} as Figures
   const app = admin.iframe('app')
   let seedMs = 0
   await steps.run(`8a. with ${SEEDED.toLocaleString('en')} more passwords, the administrator signs in and sees them listed`, async () => {
@@ -197,50 +192,49 @@ export const runFigureSteps = async (context: FiguresContext): Promise<Partial<F
     // Every one of them: the seeded ones, the one kept for the share, and step 2's password.
     t.is(await listedCount(admin), SEEDED + 2)
   }, [...pending, 'GET /auth/is-authenticated.json 401'])
-  if (context.canShare)
-    await steps.run(
-      '8b. the administrator shares one of them; the new user finds it and reads it',
-      async () => {
-        await app.getByPlaceholder('Search resource').fill(LATE_SHARE.name)
-        await rowOf(app, LATE_SHARE.name).click({ button: 'right' })
-        await app.locator('.contextual-menu button#share').click()
-        await pickAro(
-          app,
-          '#share-name-input',
-          readerPerson.firstName.toLowerCase(),
-          readerPerson.firstName,
-        )
-        await app.getByText('Click save to apply your pending changes.').waitFor()
-        const shareLogsFrom = api.logs.length
-        const savedAt = Date.now()
-        await app.locator('.share-form button[type="submit"]').click()
-        await withPassphrase(
-          app,
-          app.getByText('The permissions have been changed successfully.'),
-          passphrase,
-        )
-        figures.shareSaved = Date.now() - savedAt
-        figures.shareServerMs = api.logs
-          .slice(shareLogsFrom)
-          .filter((line) => line.msg === 'request' && line.path === '/share/resource/{id}.json')
-          .reduce((total, line) => total + Number(line.ms), 0)
-        // She looks for it: a search reloads her passwords from the server.
-        const theirs = reader.iframe('app')
-        await theirs.getByPlaceholder('Search resource').fill(LATE_SHARE.name)
-        await rowOf(theirs, LATE_SHARE.name).waitFor({ timeout: 60_000 })
-        figures.shareSeen = Date.now() - savedAt
-        t.is(await listedCount(reader), SEEDED + 2)
-        t.is(
-          await revealPassword(reader, LATE_SHARE.name, context.readerPassphrase),
-          LATE_SHARE.secret,
-        )
-        // Whoever can read a password has exactly one secret of it, and nobody else has one.
-        t.deepEqual(await secretInvariantViolations(api), [])
-      },
-      pending,
-    )
+  await steps.run(
+    '8b. the administrator shares one of them; the new user finds it and reads it',
+    async () => {
+      await app.getByPlaceholder('Search resource').fill(LATE_SHARE.name)
+      await rowOf(app, LATE_SHARE.name).click({ button: 'right' })
+      await app.locator('.contextual-menu button#share').click()
+      await pickAro(
+        app,
+        '#share-name-input',
+        readerPerson.firstName.toLowerCase(),
+        readerPerson.firstName,
+      )
+      await app.getByText('Click save to apply your pending changes.').waitFor()
+      const shareLogsFrom = api.logs.length
+      const savedAt = Date.now()
+      await app.locator('.share-form button[type="submit"]').click()
+      await withPassphrase(
+        app,
+        app.getByText('The permissions have been changed successfully.'),
+        passphrase,
+      )
+      figures.shareSaved = Date.now() - savedAt
+      figures.shareServerMs = api.logs
+        .slice(shareLogsFrom)
+        .filter((line) => line.msg === 'request' && line.path === '/share/resource/{id}.json')
+        .reduce((total, line) => total + Number(line.ms), 0)
+      // She looks for it: a search reloads her passwords from the server.
+      const theirs = reader.iframe('app')
+      await theirs.getByPlaceholder('Search resource').fill(LATE_SHARE.name)
+      await rowOf(theirs, LATE_SHARE.name).waitFor({ timeout: 60_000 })
+      figures.shareSeen = Date.now() - savedAt
+      t.is(await listedCount(reader), SEEDED + 2)
+      t.is(
+        await revealPassword(reader, LATE_SHARE.name, context.readerPassphrase),
+        LATE_SHARE.secret,
+      )
+      // Whoever can read a password has exactly one secret of it, and nobody else has one.
+      t.deepEqual(await secretInvariantViolations(api), [])
+    },
+    pending,
+  )
   t.log(
-    `figures with ${SEEDED} passwords (seeding took ${seedMs} ms): passphrase submitted to the grid listing them ${figures.signIn} ms (workspace frame at ${figures.workspaceShown} ms; ${figures.signInRequests} requests; GET /resources.json ${figures.listServerMs} ms on the server); share Save to the sharer's confirmation ${figures.shareSaved ?? '-'} ms (the share request ${figures.shareServerMs ?? '-'} ms on the server); Save to the other user's grid showing it ${figures.shareSeen ?? '-'} ms`,
+    `figures with ${SEEDED} passwords (seeding took ${seedMs} ms): passphrase submitted to the grid listing them ${figures.signIn} ms (workspace frame at ${figures.workspaceShown} ms; ${figures.signInRequests} requests; GET /resources.json ${figures.listServerMs} ms on the server); share Save to the sharer's confirmation ${figures.shareSaved} ms (the share request ${figures.shareServerMs} ms on the server); Save to the other user's grid showing it ${figures.shareSeen} ms`,
   )
   return figures
 }
