@@ -1,5 +1,6 @@
-// Reads request bodies: JSON, URL-encoded forms and, where a route allows it, multipart fields,
-// within the size limit, with passbolt-style 4xx errors for anything else.
+// Reads request bodies: JSON, URL-encoded forms and, where a route allows it, multipart fields
+// (and files, where it allows them), within the size limit, with passbolt-style 4xx errors for
+// anything else.
 import type { IncomingMessage } from 'node:http'
 import busboy from 'busboy'
 import getRawBody from 'raw-body'
@@ -9,20 +10,68 @@ import { parseQueryString } from './query.ts'
 const hasBody = (req: IncomingMessage) =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0
 
-/** Multipart fields (no files) as a nested object, `data[gpg_auth][keyid]` style names expanded. */
-const readMultipart = (req: IncomingMessage, limit: number): Promise<unknown> =>
+/** A file part of a multipart body, kept in memory (routes that take files bound their size). */
+export class UploadedFile {
+  constructor(
+    readonly filename: string,
+    readonly mimeType: string,
+    readonly data: Buffer,
+    /** The part was longer than the route's file limit and was cut there. */
+    readonly truncated: boolean,
+  ) {}
+}
+
+/** What a route accepts in a multipart body; `files` absent: fields only. */
+export interface MultipartOptions {
+  /** Largest file part kept, in bytes; a longer one arrives `truncated`. */
+  maxFileSize?: number
+}
+
+/** Sets `value` at the path a `profile[avatar][file]` style name names, as qs nests fields. */
+const setAtPath = (target: Record<string, unknown>, name: string, value: unknown) => {
+  const path = name.match(/^[^[\]]+|(?<=\[)[^[\]]*(?=\])/g) ?? []
+  if (path.length === 0 || path.length > 4 || path.some((key) => key === '' || key === '__proto__'))
+    return false
+  let node = target
+  for (const key of path.slice(0, -1)) {
+    const next = node[key]
+    if (next !== undefined && (typeof next !== 'object' || next === null || Array.isArray(next)))
+      return false
+    node[key] ??= {}
+    node = node[key] as Record<string, unknown>
+  }
+  node[path.at(-1)!] = value
+  return true
+}
+
+/** Multipart fields as a nested object, `data[gpg_auth][keyid]` style names expanded; files too when allowed. */
+const readMultipart = (
+  req: IncomingMessage,
+  limit: number,
+  options: MultipartOptions,
+): Promise<unknown> =>
   new Promise((resolve, reject) => {
     let parser: ReturnType<typeof busboy>
     try {
       parser = busboy({
         headers: req.headers,
-        limits: { fieldSize: limit, fields: 100, files: 0, parts: 100 },
+        limits: {
+          fieldSize: limit,
+          fields: 100,
+          files: options.maxFileSize ? 1 : 0,
+          // One byte past the limit tells a file at the limit from a longer one.
+          fileSize: options.maxFileSize ? options.maxFileSize + 1 : undefined,
+          parts: 100,
+        },
       })
     } catch {
       reject(new HttpError(400, 'The multipart request body is malformed.'))
       return
     }
     const pairs: string[] = []
+    const files: { name: string; file: UploadedFile }[] = []
+    let pending = 0
+    let closed = false
     let size = 0
     let failed = false
     const fail = (error: HttpError) => {
@@ -38,12 +87,44 @@ const readMultipart = (req: IncomingMessage, limit: number): Promise<unknown> =>
         return fail(new HttpError(413, messages.bodyTooLarge))
       pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
     })
-    parser.on('file', (_name, stream) => stream.resume())
+    const finish = () => {
+      if (failed || !closed || pending > 0) return
+      const body = parseQueryString(pairs.join('&'))
+      for (const { name, file } of files)
+        if (!setAtPath(body, name, file))
+          return fail(new HttpError(400, 'The multipart request body is malformed.'))
+      resolve(body)
+    }
+    parser.on('file', (name, stream, info) => {
+      if (!options.maxFileSize) {
+        stream.resume()
+        return
+      }
+      pending++
+      const chunks: Buffer[] = []
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+      stream.on('close', () => {
+        pending--
+        const data = Buffer.concat(chunks)
+        const truncated = stream.truncated || data.length > options.maxFileSize!
+        files.push({
+          name,
+          file: new UploadedFile(
+            info.filename ?? '',
+            info.mimeType,
+            truncated ? Buffer.alloc(0) : data,
+            truncated,
+          ),
+        })
+        finish()
+      })
+    })
     parser.on('filesLimit', () => fail(new HttpError(400, 'File uploads are not accepted here.')))
     parser.on('fieldsLimit', () => fail(new HttpError(413, messages.bodyTooLarge)))
     parser.on('error', () => fail(new HttpError(400, 'The multipart request body is malformed.')))
     parser.on('close', () => {
-      if (!failed) resolve(parseQueryString(pairs.join('&')))
+      closed = true
+      finish()
     })
     req.pipe(parser)
   })
@@ -51,18 +132,21 @@ const readMultipart = (req: IncomingMessage, limit: number): Promise<unknown> =>
 export const readBody = async (
   req: IncomingMessage,
   limit: number,
-  multipart = false,
+  multipart: boolean | MultipartOptions = false,
 ): Promise<unknown> => {
   if (!hasBody(req)) return undefined
   const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
   const json = type === 'application/json' || type.endsWith('+json')
   const form = type === 'application/x-www-form-urlencoded'
   if (multipart && type === 'multipart/form-data') {
-    if (Number(req.headers['content-length'] ?? 0) > limit) {
+    const options = multipart === true ? {} : multipart
+    // A file may be as large as the route allows, whatever the general limit.
+    const total = limit + (options.maxFileSize ?? 0)
+    if (Number(req.headers['content-length'] ?? 0) > total) {
       req.resume()
       throw new HttpError(413, messages.bodyTooLarge)
     }
-    return readMultipart(req, limit)
+    return readMultipart(req, total, options)
   }
   if (!json && !form) {
     req.resume()

@@ -28,6 +28,8 @@ export const configSchema = z.strictObject({
   embeddedPostgresPort: port.default(54329),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   bodyLimit: bytes.default(5 * 1024 * 1024),
+  /** Largest avatar image accepted, as uploaded (before it is resized). */
+  avatarMaxSize: bytes.default(5 * 1024 * 1024),
   disabledPlugins: z.array(z.string().min(1)).default([]),
   /** Armored server key files; generated under `<dataDir>/gpg/` on first start when absent. */
   serverKeyPrivate: z.string().min(1).optional(),
@@ -68,6 +70,7 @@ export const ENV: Record<keyof z.input<typeof configSchema>, string> = {
   embeddedPostgresPort: 'KEYWARD_EMBEDDED_PG_PORT',
   logLevel: 'KEYWARD_LOG_LEVEL',
   bodyLimit: 'KEYWARD_BODY_LIMIT',
+  avatarMaxSize: 'KEYWARD_AVATAR_MAX_SIZE',
   disabledPlugins: 'KEYWARD_DISABLED_PLUGINS',
   serverKeyPrivate: 'KEYWARD_SERVER_KEY_PRIVATE',
   serverKeyPublic: 'KEYWARD_SERVER_KEY_PUBLIC',

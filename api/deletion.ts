@@ -2,8 +2,9 @@
 // the deletion, then, when nothing does, what it must clean up. The plugin that deletes (users,
 // groups) calls these inside its transaction, so the checks and the cleanup see the same rows.
 import type { EntityManager } from '@mikro-orm/postgresql'
+import { z } from 'zod'
 import type { AppContext } from './app.ts'
-import type { DeletionSubject } from './plugin.ts'
+import type { DeletionSubject, DeletionTransfer } from './plugin.ts'
 
 /** Reasons by domain and rule, as passbolt nests them: `{resources: {sole_owner: [...]}}`. */
 export type DeletionBlockers = Record<string, Record<string, unknown[]>>
@@ -45,3 +46,29 @@ export const cleanUpDeletion = async (
   for (const plugin of [...app.plugins].reverse())
     await plugin.deletion?.cleanup?.(em, subject, app, actorId)
 }
+
+/** Every plugin's part of a transfer of ownership asked with the deletion, in plugin order. */
+export const transferOnDeletion = async (
+  em: EntityManager,
+  app: AppContext,
+  subject: DeletionSubject,
+  transfer: DeletionTransfer,
+  actorId: string,
+): Promise<void> => {
+  for (const plugin of app.plugins)
+    await plugin.deletion?.transfer?.(em, subject, transfer, app, actorId)
+}
+
+/** passbolt's `transfer` of a deletion request, as the users and groups deletions accept it. */
+export const deletionTransferSchema = z
+  .object({
+    owners: z
+      .array(z.object({ id: z.string(), aco_foreign_key: z.string() }).loose())
+      .max(10_000)
+      .optional(),
+    managers: z
+      .array(z.object({ id: z.string(), group_id: z.string() }).loose())
+      .max(10_000)
+      .optional(),
+  })
+  .optional()

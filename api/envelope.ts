@@ -81,3 +81,11 @@ export const formatTimestamp = (value: string | Date | null | undefined): string
   const date = new Date(value)
   return Number.isNaN(date.getTime()) ? null : formatDate(date)
 }
+
+/**
+ * A list body already written as JSON (each row built by PostgreSQL): the envelope carries it
+ * as is. Only for hot lists whose query selects exactly the documented fields.
+ */
+export class JsonRows {
+  constructor(readonly rows: readonly string[]) {}
+}

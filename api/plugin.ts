@@ -1,10 +1,11 @@
 // The plugin contract: what a plugin declares (routes, entities, settings flags, hooks) and the
 // shape of a route, which the pipeline, the OpenAPI document and the loader all read.
-import type { EntityManager } from '@mikro-orm/postgresql'
+import type { EntityManager, Knex } from '@mikro-orm/postgresql'
 import type { Command } from 'commander'
 import type { z } from 'zod'
 import type { AppContext } from './app.ts'
 import type { AuthUser } from './auth/user.ts'
+import type { MultipartOptions } from './body.ts'
 import type { Pagination } from './envelope.ts'
 import type { SmtpServer } from './mailer.ts'
 import type { AnyEntitySchema } from './orm.ts'
@@ -177,8 +178,11 @@ export interface Route<
    * without it (the login posts, setup completion) says `csrf: false`. @default true
    */
   csrf?: boolean
-  /** Accept multipart/form-data bodies (fields only), as the GPGAuth posts send. @default false */
-  multipart?: boolean
+  /**
+   * Accept multipart/form-data bodies: `true` for fields only (the GPGAuth posts), or the file
+   * limits for a route that takes an upload (an avatar). @default false
+   */
+  multipart?: boolean | ((app: AppContext) => MultipartOptions)
   /** Leave the route out of the OpenAPI document (HTML pages). @default true */
   openapi?: boolean
   /**
@@ -236,6 +240,8 @@ export interface Plugin {
   pendingSecondFactors?: (em: EntityManager, userId: string, app: AppContext) => Promise<string[]>
   /** The plugin's part in deleting users and groups. */
   deletion?: DeletionHooks
+  /** What the plugin adds to the user directory's answers (filters and contains it owns). */
+  userDirectory?: UserDirectoryHooks
   /**
    * Follows who can read which items, whatever changed it (a share, a group membership): the
    * plugin updates what it keeps per user and item, inside the change's transaction. One call
@@ -290,6 +296,33 @@ export interface MailHooks {
 /** Healthcheck fields by domain; nested objects are merged one level deep. */
 export type HealthcheckFields = Record<string, Record<string, unknown>>
 
+/**
+ * A plugin's part in the user directory (`GET /users.json`, `GET /users/{id}.json`), as
+ * passbolt's plugins extend its users index: the users plugin declares the filter or contain
+ * and asks every plugin that provides it.
+ */
+export interface UserDirectoryHooks {
+  /**
+   * Narrows the users query for a filter (e.g. `has-access`), inside the list's one statement;
+   * may first check the caller may use it (and throw the refusal).
+   */
+  filters?: Record<
+    string,
+    (input: {
+      query: Knex.QueryBuilder
+      knex: Knex
+      value: unknown
+      user: AuthUser
+      em: EntityManager
+    }) => Promise<void>
+  >
+  /** Fills a contain (e.g. `is_mfa_enabled`) on every user row, with one query for all. */
+  contains?: Record<
+    string,
+    (rows: ({ id: string } & Record<string, unknown>)[], context: ContainContext) => Promise<void>
+  >
+}
+
 /** A user or a group being deleted. */
 export interface DeletionSubject {
   kind: 'User' | 'Group'
@@ -312,6 +345,17 @@ export interface DeletionHooks {
     subject: DeletionSubject,
     app: AppContext,
   ) => Promise<Record<string, Record<string, unknown[]>>>
+  /**
+   * Hands over what the subject alone holds, as the deletion request asks, before the blockers
+   * are checked; throws (400) when the transfer does not match what blocks the deletion.
+   */
+  transfer?: (
+    em: EntityManager,
+    subject: DeletionSubject,
+    transfer: DeletionTransfer,
+    app: AppContext,
+    actorId: string,
+  ) => Promise<void>
   /** Removes or reassigns what the plugin holds for the subject; `actorId` is who deletes. */
   cleanup?: (
     em: EntityManager,
@@ -319,6 +363,15 @@ export interface DeletionHooks {
     app: AppContext,
     actorId?: string,
   ) => Promise<void>
+}
+
+/**
+ * passbolt's `transfer` in a deletion request: permissions (by id, with their item) to make
+ * owner, group memberships (by id, with their group) to make manager.
+ */
+export interface DeletionTransfer {
+  owners?: { id: string; aco_foreign_key: string }[]
+  managers?: { id: string; group_id: string }[]
 }
 
 /** Users who gained or lost the ability to read an item (a resource or a folder). */

@@ -2,6 +2,7 @@
 import type { Plugin } from '../api/plugin.ts'
 import accountSettings from './account-settings/index.ts'
 import auth from './auth/index.ts'
+import avatars from './avatars/index.ts'
 import comments from './comments/index.ts'
 import emailNotifications from './email-notifications/index.ts'
 import favorites from './favorites/index.ts'
@@ -34,6 +35,7 @@ import users from './users/index.ts'
 export const plugins: readonly Plugin[] = [
   settings,
   roles,
+  avatars,
   users,
   permissions,
   resourceTypes,

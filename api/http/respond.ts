@@ -1,7 +1,7 @@
 // Writes answers: the passbolt envelope for JSON, and the headers every answer carries.
 import { Readable } from 'node:stream'
 import type Koa from 'koa'
-import { envelope, type Pagination } from '../envelope.ts'
+import { envelope, JsonRows, type Pagination } from '../envelope.ts'
 
 /** The headers passbolt sets on every answer (its security headers middleware's defaults). */
 export const SECURITY_HEADERS: Record<string, string> = {
@@ -50,6 +50,10 @@ export const sendEnvelope = (
     pagination: options.pagination,
   })
   if (options.outcome) payload.header.status = options.outcome
+  if (body instanceof JsonRows) {
+    ctx.body = Readable.from(rowChunks(payload.header, body.rows))
+    return
+  }
   ctx.body =
     Array.isArray(body) && body.length > STREAM_ROWS
       ? Readable.from(jsonChunks(payload.header, body))
@@ -69,5 +73,13 @@ function* jsonChunks(header: unknown, rows: unknown[]): Generator<string> {
     const piece = JSON.stringify(rows.slice(start, start + STREAM_ROWS))
     yield `${start === 0 ? '' : ','}${piece.slice(1, -1)}`
   }
+  yield ']}'
+}
+
+/** The envelope of a list whose rows are JSON already, a few hundred rows a piece. */
+function* rowChunks(header: unknown, rows: readonly string[]): Generator<string> {
+  yield `{"header":${JSON.stringify(header)},"body":[`
+  for (let start = 0; start < rows.length; start += STREAM_ROWS)
+    yield `${start === 0 ? '' : ','}${rows.slice(start, start + STREAM_ROWS).join(',')}`
   yield ']}'
 }

@@ -7,6 +7,7 @@ import { Migration20261123010000ResourceTypes } from './Migration20261123010000R
 import { Migration20261123020000FolderTree } from './Migration20261123020000FolderTree.ts'
 import { Migration20261123140000TagsComments } from './Migration20261123140000TagsComments.ts'
 import { Migration20261123150000GroupNames } from './Migration20261123150000GroupNames.ts'
+import { Migration20261123160000Avatars } from './Migration20261123160000Avatars.ts'
 
 export const migrationsList = [
   { name: 'Migration20261122000000Initial', class: Migration20261122000000Initial },
@@ -17,4 +18,5 @@ export const migrationsList = [
   { name: 'Migration20261123020000FolderTree', class: Migration20261123020000FolderTree },
   { name: 'Migration20261123140000TagsComments', class: Migration20261123140000TagsComments },
   { name: 'Migration20261123150000GroupNames', class: Migration20261123150000GroupNames },
+  { name: 'Migration20261123160000Avatars', class: Migration20261123160000Avatars },
 ]

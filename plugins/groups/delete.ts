@@ -3,11 +3,15 @@
 // holds for the group, the group is soft-deleted, and its members' loss of access announced.
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { AppContext } from '../../api/app.ts'
-import { cleanUpDeletion, deletionBlockers, hasBlockers } from '../../api/deletion.ts'
+import {
+  cleanUpDeletion,
+  deletionBlockers,
+  hasBlockers,
+  transferOnDeletion,
+} from '../../api/deletion.ts'
 import { badRequest } from '../../api/errors.ts'
 import { selectRows } from '../../api/orm.ts'
-import { isUuid } from '../../api/uuid.ts'
-import { promoteToOwner, soleOwnedSharedItems } from '../permissions/index.ts'
+import type { DeletionTransfer } from '../../api/plugin.ts'
 import { announceReachChange, reachThroughGroup } from './access.ts'
 import { messages } from './messages.ts'
 
@@ -23,44 +27,6 @@ const refuseWhenBlocked = async (em: EntityManager, app: AppContext, groupId: st
   })
 }
 
-/**
- * Makes the permissions named in `transfer.owners` owner ones, when they cover exactly the
- * shared items the group alone owns (passbolt's ownership hand-over before a deletion).
- */
-const transferOwnership = async (
-  em: EntityManager,
-  groupId: string,
-  transfer: unknown,
-  actorId: string,
-) => {
-  const owners = (transfer as { owners?: unknown } | undefined)?.owners
-  if (!Array.isArray(owners) || owners.length === 0) return
-  const rows = owners.map((owner) => (owner ?? {}) as Record<string, unknown>)
-  if (!rows.every((row) => isUuid(row.id)))
-    throw badRequest('The permissions identifiers must be valid UUID.')
-  const asked = [...new Set(rows.map((row) => String(row.aco_foreign_key).toLowerCase()))].sort()
-  const blocking = [
-    ...(await soleOwnedSharedItems(em, subjectOf(groupId), 'Resource')),
-    ...(await soleOwnedSharedItems(em, subjectOf(groupId), 'Folder')),
-  ].sort()
-  if (asked.join() !== [...new Set(blocking)].join())
-    throw badRequest('The transfer is not authorized')
-  const permissions = await selectRows<{ id: string }>(em, (knex) =>
-    knex('permissions')
-      .whereIn(
-        'id',
-        rows.map((row) => (row.id as string).toLowerCase()),
-      )
-      .whereIn('aco_foreign_key', blocking)
-      .select('id'),
-  )
-  await promoteToOwner(
-    em,
-    permissions.map((row) => row.id),
-    actorId,
-  )
-}
-
 /** The dry run: refuses as the deletion would. */
 export const deleteGroupDryRun = (em: EntityManager, app: AppContext, groupId: string) =>
   refuseWhenBlocked(em, app, groupId)
@@ -69,10 +35,10 @@ export const deleteGroup = async (
   em: EntityManager,
   app: AppContext,
   groupId: string,
-  body: { transfer?: unknown },
+  body: { transfer?: DeletionTransfer },
   actorId: string,
 ) => {
-  await transferOwnership(em, groupId, body.transfer, actorId)
+  if (body.transfer) await transferOnDeletion(em, app, subjectOf(groupId), body.transfer, actorId)
   await refuseWhenBlocked(em, app, groupId)
   const members = (
     await selectRows<{ user_id: string }>(em, (knex) =>

@@ -4,8 +4,10 @@
 // group loses its members and its remaining permissions and is marked deleted.
 
 import type { EntityManager } from '@mikro-orm/postgresql'
+import { badRequest } from '../../api/errors.ts'
 import { executeStatement, selectRows } from '../../api/orm.ts'
 import type { DeletionHooks } from '../../api/plugin.ts'
+import { isUuid } from '../../api/uuid.ts'
 import { selectGroups } from './query.ts'
 
 /** Live groups where the user is the only manager and someone else is a member. */
@@ -46,6 +48,26 @@ export const groupDeletion: DeletionHooks = {
       appUrl: app.config.appUrl,
     })
     return { groups: { sole_manager: groups } }
+  },
+  // passbolt's `transfer.managers`: memberships made manager, provided their groups are exactly
+  // the ones the user alone manages (the rest of the transfer is the permissions plugin's).
+  transfer: async (em, subject, transfer) => {
+    const managers = transfer.managers ?? []
+    if (subject.kind !== 'User' || managers.length === 0) return
+    if (!managers.every((manager) => isUuid(manager.id)))
+      throw badRequest('The groups users identifiers must be valid UUID.')
+    const blocking = (await soleManagedNonEmpty(em, subject.id)).sort()
+    const named = [...new Set(managers.map((m) => String(m.group_id).toLowerCase()))].sort()
+    if (named.join() !== blocking.join()) throw badRequest('The transfer is not authorized.')
+    await executeStatement(em, (knex) =>
+      knex('groups_users')
+        .whereIn(
+          'id',
+          managers.map((manager) => manager.id.toLowerCase()),
+        )
+        .whereIn('group_id', blocking)
+        .update({ is_admin: true }),
+    )
   },
   cleanup: async (em, subject, _app, actorId) => {
     const now = new Date()

@@ -37,6 +37,4 @@ export const messages = {
   secretResourceRequired: 'A resource identifier is required.',
   secretResourceUuid: 'The resource identifier should be a valid UUID.',
   secretDuplicate: 'A secret already exists for the given user and resource.',
-  soleManager:
-    'You need to transfer the user group manager role to other users before deleting this user.',
 }

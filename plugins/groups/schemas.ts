@@ -1,6 +1,7 @@
 // Bodies the group routes accept and the shapes they answer, for validation and the API
 // reference. The bodies are checked row by row by the services, with passbolt's messages.
 import { z } from 'zod'
+import { deletionTransferSchema } from '../../api/deletion.ts'
 
 /** Ids as stored: the answer is not the place to refuse an id another client wrote. */
 const id = z.string().meta({ format: 'uuid' })
@@ -51,4 +52,4 @@ export const updateBody = z.object({
   secrets: z.unknown().optional(),
 })
 
-export const deleteBody = z.object({ transfer: z.unknown().optional() }).optional()
+export const deleteBody = z.object({ transfer: deletionTransferSchema }).optional()

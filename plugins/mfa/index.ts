@@ -10,6 +10,7 @@ import {
   hasValidProof,
   initOrganizationMfaCache,
   userProviders,
+  usersWithMfa,
 } from './service.ts'
 
 /** Paths reachable while a second factor is owed: signing in and out, and verifying. */
@@ -28,6 +29,18 @@ export default definePlugin({
   routes,
   settings: () => ({ user: { multiFactorAuthentication: { enabled: true, version: '1.1.0' } } }),
   pendingSecondFactors: (em, userId) => userProviders(em, userId),
+  userDirectory: {
+    contains: {
+      is_mfa_enabled: async (rows, { app, em }) => {
+        const enabled = await usersWithMfa(
+          app,
+          em,
+          rows.map((row) => row.id),
+        )
+        for (const row of rows) row.is_mfa_enabled = enabled.has(row.id)
+      },
+    },
+  },
   init: async (app) => initOrganizationMfaCache(app),
   guard: async ({ user, request }, app) => {
     if (OPEN_PATHS.some((path) => request.path.startsWith(path))) return

@@ -15,6 +15,7 @@ import {
 } from '../auth/index.ts'
 import {
   readAccountSetting,
+  readAccountSettingOfUsers,
   readOrganizationSetting,
   writeAccountSetting,
 } from '../settings/index.ts'
@@ -189,4 +190,20 @@ export const checkTotp = async (uri: string, code: string) => {
   } catch {
     return false
   }
+}
+
+/** The users among these with a second factor the organisation allows (one query for all). */
+export const usersWithMfa = async (
+  app: AppContext,
+  em: EntityManager,
+  userIds: readonly string[],
+): Promise<Set<string>> => {
+  const organization = await cachedOrganizationMfa(app, em)
+  if (organization.providers.length === 0) return new Set()
+  const accounts = await readAccountSettingOfUsers<AccountMfa>(em, userIds, ACCOUNT_PROPERTY)
+  return new Set(
+    [...accounts]
+      .filter(([, account]) => organization.providers.some((provider) => account[provider]))
+      .map(([userId]) => userId),
+  )
 }

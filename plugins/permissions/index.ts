@@ -6,6 +6,8 @@ import type { AppContext } from '../../api/app.ts'
 import { type AccessChange, definePlugin } from '../../api/plugin.ts'
 import { PermissionSchema } from './entities/Permission.ts'
 import { routes } from './routes.ts'
+import { transferOwnership } from './transfer.ts'
+import { userDirectoryFilters } from './user-filter.ts'
 
 export { usersWithAccess, usersWithAccessQuery } from './access.ts'
 export {
@@ -15,7 +17,7 @@ export {
 } from './changes.ts'
 export type { Permission } from './entities/Permission.ts'
 export * from './levels.ts'
-export { itemsOnlyReachableBy, promoteToOwner, soleOwnedSharedItems } from './ownership.ts'
+export { itemsOnlyReachableBy, soleOwnedSharedItems } from './ownership.ts'
 export { type CanAccessOptions, canAccess, type Granted } from './policies.ts'
 export {
   embedHolders,
@@ -58,4 +60,6 @@ export default definePlugin({
   dependsOn: ['users'],
   entities: [PermissionSchema],
   routes,
+  deletion: { transfer: transferOwnership },
+  userDirectory: { filters: userDirectoryFilters },
 })

@@ -2,9 +2,9 @@
 // an owner, and which items nobody else can reach (they go with the deleted user or group).
 // For a user, the groups they alone manage count as theirs, as passbolt counts them.
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { executeStatement, selectSql } from '../../api/orm.ts'
+import { selectSql } from '../../api/orm.ts'
 import type { DeletionSubject } from '../../api/plugin.ts'
-import { type Aco, OWNER } from './levels.ts'
+import type { Aco } from './levels.ts'
 
 /**
  * The ids standing for the subject: itself, and for a user the live groups where they are the
@@ -66,17 +66,3 @@ export const soleOwnedSharedItems = (em: EntityManager, subject: DeletionSubject
     subject,
     aco,
   )
-
-/** Makes these permissions owner ones (ownership handed over before a deletion). */
-export const promoteToOwner = async (
-  em: EntityManager,
-  permissionIds: string[],
-  actorId: string,
-) => {
-  if (permissionIds.length === 0) return
-  await executeStatement(em, (knex) =>
-    knex('permissions')
-      .whereIn('id', permissionIds)
-      .update({ type: OWNER, modified: new Date(), modified_by: actorId }),
-  )
-}

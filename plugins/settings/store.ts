@@ -51,6 +51,17 @@ export const readAccountSetting = async <T>(
   return row ? (JSON.parse(row.value) as T) : undefined
 }
 
+/** One account setting of many users at once, by user id (users without it left out). */
+export const readAccountSettingOfUsers = async <T>(
+  em: EntityManager,
+  userIds: readonly string[],
+  property: string,
+): Promise<Map<string, T>> => {
+  if (userIds.length === 0) return new Map()
+  const rows = await em.find(AccountSettingSchema, { userId: { $in: [...userIds] }, property })
+  return new Map(rows.map((row) => [row.userId, JSON.parse(row.value) as T]))
+}
+
 /** Creates, replaces (one statement, race-free) or, for `undefined`, removes the setting. */
 export const writeAccountSetting = async (
   em: EntityManager,

@@ -7,7 +7,7 @@ export { completeSetup, registerUser } from './service.ts'
 
 export default definePlugin({
   name: 'setup',
-  dependsOn: ['users', 'auth'],
+  dependsOn: ['users', 'auth', 'roles'],
   routes,
   commands: registerCommands,
 })

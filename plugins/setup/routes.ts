@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import { forbidden } from '../../api/errors.ts'
 import { defineRoute } from '../../api/plugin.ts'
+import { addUserRoute } from './add-user.ts'
 import { messages } from './messages.ts'
 import {
   abortRecovery,
@@ -76,6 +77,7 @@ const completeRoutes = (method: 'PUT' | 'POST') => [
 ]
 
 export const routes = [
+  addUserRoute,
   defineRoute({
     method: 'GET',
     path: '/setup/start/{userId}/{tokenId}.json',

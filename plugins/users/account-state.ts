@@ -6,6 +6,7 @@ import type { AppContext } from '../../api/app.ts'
 import { FeedCache } from '../../api/db/change-feed.ts'
 import { preparedQuery } from '../../api/db/prepared.ts'
 import { toDate } from '../../api/orm.ts'
+import { pluginState } from '../../api/plugin.ts'
 
 export interface AccountState {
   user: {
@@ -52,3 +53,9 @@ export const readAccountState = async (
 
 export const createAccountStates = (app: AppContext) =>
   new FeedCache<AccountState | undefined>(app.changes, 'users', 'row')
+
+export const accountStates =
+  pluginState<ReturnType<typeof createAccountStates>>('users.accountStates')
+
+/** Drops what this process keeps of a user it just changed, before the change is announced. */
+export const forgetAccountState = (app: AppContext, id: string) => accountStates.get(app).forget(id)

@@ -3,8 +3,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { formatTimestamp } from '../../api/envelope.ts'
 import { selectRows } from '../../api/orm.ts'
+import { type AvatarColumns, avatarJson, joinAvatar } from '../avatars/index.ts'
 
-interface Row {
+interface Row extends Partial<AvatarColumns> {
   id: string
   role_id: string
   username: string
@@ -38,15 +39,9 @@ export interface EmbeddedUser {
     last_name: string
     created: string | null
     modified: string | null
-    avatar: { url: { medium: string; small: string } }
+    avatar: ReturnType<typeof avatarJson>
   } | null
 }
-
-/** The URLs of the default avatar, until the user uploads one. */
-export const defaultAvatarUrls = (appUrl: string) => ({
-  medium: `${appUrl}img/avatar/user_medium.png`,
-  small: `${appUrl}img/avatar/user.png`,
-})
 
 /** The users with these ids (deleted ones included: history still names them), by id. */
 export const embeddedUsers = async (
@@ -71,18 +66,15 @@ export const embeddedUsers = async (
         'users.last_logged_in',
       )
     if (options.profile)
-      query
-        .leftJoin('profiles', 'profiles.user_id', 'users.id')
-        .select(
-          'profiles.id as p_id',
-          'profiles.first_name as p_first_name',
-          'profiles.last_name as p_last_name',
-          'profiles.created as p_created',
-          'profiles.modified as p_modified',
-        )
+      joinAvatar(query.leftJoin('profiles', 'profiles.user_id', 'users.id')).select(
+        'profiles.id as p_id',
+        'profiles.first_name as p_first_name',
+        'profiles.last_name as p_last_name',
+        'profiles.created as p_created',
+        'profiles.modified as p_modified',
+      )
     return query
   })
-  const avatar = { url: defaultAvatarUrls(options.appUrl) }
   return new Map(
     rows.map((row) => {
       const user: EmbeddedUser = {
@@ -105,7 +97,7 @@ export const embeddedUsers = async (
               last_name: row.p_last_name!,
               created: formatTimestamp(row.p_created),
               modified: formatTimestamp(row.p_modified),
-              avatar,
+              avatar: avatarJson(options.appUrl, row),
             }
           : null
       return [row.id, user]

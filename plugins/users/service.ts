@@ -5,8 +5,8 @@ import type { EntityManager, Knex } from '@mikro-orm/postgresql'
 import { preparedQuery } from '../../api/db/prepared.ts'
 import { formatDate, formatTimestamp } from '../../api/envelope.ts'
 import { selectRows, toDate } from '../../api/orm.ts'
+import { type AvatarColumns, avatarJson, joinAvatar } from '../avatars/index.ts'
 import { RoleSchema } from '../roles/index.ts'
-import { defaultAvatarUrls } from './batch.ts'
 import { type Gpgkey, GpgkeySchema } from './entities/Gpgkey.ts'
 import { type Profile, ProfileSchema } from './entities/Profile.ts'
 import { type User, UserSchema } from './entities/User.ts'
@@ -26,6 +26,8 @@ export interface UserBundle {
   role: { id: string; name: string; description: string; created: Date; modified: Date }
   /** The user's memberships of live groups, when they were read with the user. */
   groupsUsers?: GroupMembership[]
+  /** The profile's avatar, when it was read with the user (else the default one is answered). */
+  avatar?: AvatarColumns
 }
 
 /** The user's memberships of live groups as one JSON column (for a single user's view). */
@@ -125,6 +127,7 @@ const userViewQuery = (memberships: boolean) =>
         ]),
       )
     if (memberships) query.select(membershipsColumn(knex))
+    joinAvatar(query)
     return query
   })
 
@@ -147,6 +150,7 @@ export const readUser = async (
   const g = pick(row, 'g_')
   const memberships = row.memberships as GroupMembership[] | undefined
   return {
+    avatar: row as unknown as AvatarColumns,
     ...(memberships
       ? {
           groupsUsers: memberships.map((membership) => ({
@@ -223,7 +227,7 @@ const ALL: UserContain = { profile: true, gpgkey: true, role: true }
  * added by its loader (`attachGroupsUsers`).
  */
 export const serializeUser = (
-  { user, profile, gpgkey, role, groupsUsers }: UserBundle,
+  { user, profile, gpgkey, role, groupsUsers, avatar }: UserBundle,
   appUrl: string,
   contain: UserContain = ALL,
 ) => ({
@@ -245,7 +249,7 @@ export const serializeUser = (
           last_name: profile.lastName,
           created: formatDate(profile.created),
           modified: formatDate(profile.modified),
-          avatar: { url: defaultAvatarUrls(appUrl) },
+          avatar: avatarJson(appUrl, avatar ?? {}),
         },
       }
     : {}),

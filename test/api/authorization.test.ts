@@ -9,6 +9,7 @@ import { lockRows } from '../../api/db/transaction.ts'
 import { selectRows } from '../../api/orm.ts'
 import { applyOrder, selectPage } from '../../api/pagination.ts'
 import { definePlugin, defineRoute, Reply } from '../../api/plugin.ts'
+import avatars from '../../plugins/avatars/index.ts'
 import permissionsPlugin, {
   canAccess,
   highestPermissionRows,
@@ -146,7 +147,7 @@ const BOB = '00000000-0000-4000-8000-00000000000b'
 
 const start = async (t: ExecutionContext) => {
   const api = await startTestApi(t, {
-    plugins: [settings, roles, users, permissionsPlugin, testAuthPlugin, probe],
+    plugins: [settings, roles, avatars, users, permissionsPlugin, testAuthPlugin, probe],
   })
   const sql = (text: string, values: unknown[] = []) => query(api.app.database.url, text, values)
   await sql(`create table probe_items (id uuid primary key, name text not null,

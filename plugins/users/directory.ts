@@ -1,0 +1,212 @@
+// The user directory's one statement: the users the caller may see (no guests, no deleted
+// users; non-administrators see active users only), filtered and ordered as the clients ask and
+// cut to the page on narrow rows; then the page alone gets its keys and memberships, and
+// PostgreSQL writes each user as a JSON document (`user-document.ts`).
+import type { EntityManager, Knex } from '@mikro-orm/postgresql'
+import type { AppContext } from '../../api/app.ts'
+import type { AuthUser } from '../../api/auth/user.ts'
+import type { Pagination } from '../../api/envelope.ts'
+import { selectRows } from '../../api/orm.ts'
+import type { ParsedQuery } from '../../api/query.ts'
+import { joinAvatar } from '../avatars/index.ts'
+import { isoDate, userDocument } from './user-document.ts'
+
+/** Sortable `Model.field` names (the first is the default order) and their columns. */
+export const SORTABLE = {
+  'Users.username': 'users.username',
+  'Users.created': 'users.created',
+  'Users.modified': 'users.modified',
+  'Users.last_logged_in': 'users.last_logged_in',
+  'Profiles.first_name': 'profiles.first_name',
+  'Profiles.last_name': 'profiles.last_name',
+  'Profiles.created': 'profiles.created',
+  'Profiles.modified': 'profiles.modified',
+} as const
+
+const USER = [
+  'id',
+  'role_id',
+  'username',
+  'active',
+  'deleted',
+  'disabled',
+  'created',
+  'modified',
+  'last_logged_in',
+]
+const PROFILE = ['id', 'first_name', 'last_name', 'created', 'modified']
+const ROLE = ['name', 'description', 'created', 'modified']
+
+const POSITION = '__position'
+const TOTAL = '__total'
+
+/** Memberships of live groups of the page's users, one JSON list per user, aggregated once. */
+const membershipsOfPage = (knex: Knex) =>
+  knex('groups_users')
+    .join('groups', 'groups.id', 'groups_users.group_id')
+    .where('groups.deleted', false)
+    .whereIn('groups_users.user_id', knex('page').select('id'))
+    .groupBy('groups_users.user_id')
+    .select(
+      'groups_users.user_id',
+      knex.raw(
+        `json_agg(json_build_object('id', groups_users.id, 'group_id', groups_users.group_id,
+          'user_id', groups_users.user_id, 'is_admin', groups_users.is_admin, 'created', ?)
+          order by groups_users.created, groups_users.id) as memberships`,
+        [isoDate(knex, 'groups_users.created')],
+      ),
+    )
+    .as('memberships')
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
+
+export interface DirectoryRequest {
+  user: AuthUser
+  contain: Record<string, boolean>
+  filter: Record<string, unknown>
+}
+
+/**
+ * The users this caller may see that match the filters, with the narrow columns the order and
+ * the documents need (profile, avatar and role are one row each).
+ */
+const directoryQuery = async (
+  knex: Knex,
+  em: EntityManager,
+  app: AppContext,
+  request: DirectoryRequest,
+) => {
+  const { user, contain, filter } = request
+  const query = knex('users')
+    .join('roles', 'roles.id', 'users.role_id')
+    .leftJoin('profiles', 'profiles.user_id', 'users.id')
+    .where('users.deleted', false)
+    .whereNot('roles.name', 'guest')
+    .select(USER.map((column) => `users.${column}`))
+  if (user.role !== 'admin') query.where('users.active', true)
+  else if (typeof filter['is-active'] === 'boolean')
+    query.where('users.active', filter['is-active'])
+  if (typeof filter['is-admin'] === 'boolean')
+    query.where('roles.name', filter['is-admin'] ? '=' : '<>', 'admin')
+  const search = (filter.search as string[] | undefined)?.[0]
+  if (search) {
+    const like = `%${escapeLike(search)}%`
+    query.where((where) =>
+      where
+        .whereILike('users.username', like)
+        .orWhereILike('profiles.first_name', like)
+        .orWhereILike('profiles.last_name', like),
+    )
+  }
+  const groups = filter['has-groups'] as string[] | undefined
+  if (groups?.length)
+    // Members of every group listed.
+    query.whereIn(
+      'users.id',
+      knex('groups_users')
+        .whereIn('group_id', [...new Set(groups)])
+        .groupBy('user_id')
+        .havingRaw('count(distinct group_id) = ?', [new Set(groups).size])
+        .select('user_id'),
+    )
+  if (filter.ids) query.whereIn('users.id', filter.ids as string[])
+  for (const [name, value] of Object.entries(filter))
+    for (const plugin of app.plugins) {
+      const apply = plugin.userDirectory?.filters?.[name]
+      if (apply) await apply({ query, knex, value, user, em })
+    }
+  if (contain.profile) {
+    query.select(PROFILE.map((column) => `profiles.${column} as profile_${column}`))
+    joinAvatar(query)
+  }
+  if (contain.role) query.select(ROLE.map((column) => `roles.${column} as role_${column}`))
+  // Wrapped: an async function returning the builder itself would run it.
+  return { query }
+}
+
+export interface DirectoryPage {
+  /** Each user as a JSON document, in order. */
+  documents: string[]
+  pagination: Pagination
+}
+
+/**
+ * The page of users the caller may see that match the request. The wide rows (armored keys)
+ * are never sorted by PostgreSQL, which would spill a large page to disk: they carry their
+ * position and are put back in order here.
+ */
+export const listUsers = async (
+  em: EntityManager,
+  app: AppContext,
+  request: DirectoryRequest & Pick<ParsedQuery, 'page' | 'limit' | 'order'>,
+): Promise<DirectoryPage> => {
+  const knex = em.getKnex()
+  const { query } = await directoryQuery(knex, em, app, request)
+  const orderBy = [
+    ...request.order.map(({ field, direction }) => ({
+      column: SORTABLE[field as keyof typeof SORTABLE],
+      order: direction,
+    })),
+    { column: 'users.id', order: 'asc' as const },
+  ]
+  const ordered = query
+    .clone()
+    .select(knex.raw(`count(*) over () as ${TOTAL}`))
+    .select(
+      knex.raw(
+        `row_number() over (order by ${orderBy.map((o) => `?? ${o.order === 'desc' ? 'desc' : 'asc'}`).join(', ')}) as ${POSITION}`,
+        orderBy.map((o) => o.column),
+      ),
+    )
+    .orderBy(orderBy)
+  if (request.limit !== null)
+    ordered.limit(request.limit).offset((request.page - 1) * request.limit)
+  const rows = await selectRows<{ document: string; [POSITION]: string; [TOTAL]: string }>(
+    em,
+    (k) => {
+      const wide = k
+        .with('page', ordered)
+        .from('page')
+        .select(
+          `page.${POSITION}`,
+          `page.${TOTAL}`,
+          userDocument(k, request.contain, app.config.appUrl),
+        )
+      if (request.contain.gpgkey)
+        wide.leftJoin('gpgkeys', (on) =>
+          on.on('gpgkeys.user_id', 'page.id').andOnVal('gpgkeys.deleted', false),
+        )
+      if (request.contain.groups_users)
+        wide.leftJoin(membershipsOfPage(k), 'memberships.user_id', 'page.id')
+      return wide
+    },
+  )
+  rows.sort((a, b) => Number(a[POSITION]) - Number(b[POSITION]))
+  let count = rows.length > 0 ? Number(rows[0][TOTAL]) : 0
+  if (rows.length === 0 && request.page > 1) {
+    const [counted] = await selectRows<{ count: string }>(em, (k) =>
+      k.count({ count: '*' }).from(query.clone().as('listed')),
+    )
+    count = Number(counted.count)
+  }
+  return {
+    documents: rows.map((row) => row.document),
+    pagination: { count, page: request.page, limit: request.limit },
+  }
+}
+
+/** One user as the directory shows them to the caller, or undefined when hidden. */
+export const viewUser = async (
+  em: EntityManager,
+  app: AppContext,
+  request: DirectoryRequest & { id: string },
+): Promise<Record<string, unknown> | undefined> => {
+  const page = await listUsers(em, app, {
+    ...request,
+    filter: { ids: [request.id] },
+    page: 1,
+    limit: 1,
+    order: [],
+  })
+  return page.documents[0] === undefined ? undefined : JSON.parse(page.documents[0])
+}
