@@ -28,12 +28,6 @@ const ADMIN = 'ada@keyward.test'
 const ADMIN_PERSON = { username: ADMIN, firstName: 'Ada', lastName: 'Lovelace' }
 const SMTP_ACCOUNT = { username: 'keyward-mailer', password: 'smtp passphrase for the e2e test' }
 
-/**
- * Routes the workspace calls on opening that another plugin is still building (users):
- * their 404 is expected only while no plugin serves them.
- */
-const PENDING_ROUTES = ['/users.json']
-
 test('an administrator and a new user keep and share passwords with the official extension', async (t) => {
   t.timeout(10 * 60_000)
   const extensionDir = await extensionForTest(t)
@@ -47,8 +41,6 @@ test('an administrator and a new user keep and share passwords with the official
     env: { KEYWARD_PORT: String(port), KEYWARD_APP_URL: `${domain}/` },
   })
   const smtp = await startSmtp(t, { auth: SMTP_ACCOUNT })
-  const served = new Set(api.app.plugins.flatMap((p) => p.routes ?? []).map((r) => r.path))
-  const pending = PENDING_ROUTES.filter((path) => !served.has(path)).map((p) => `GET ${p} 404`)
   const browsers: ExtensionBrowser[] = []
   const steps = stepsFor(t, api.logs, () => browsers)
 
@@ -76,10 +68,9 @@ test('an administrator and a new user keep and share passwords with the official
       const box = await admin.page.locator('#passbolt-iframe-app').boundingBox()
       t.is(box?.width, 1440)
     },
-    pending,
   )
 
-  await runWorkspaceSteps(t, { steps, admin, api, domain, passphrase: PASSPHRASE, pending })
+  await runWorkspaceSteps(t, { steps, admin, api, domain, passphrase: PASSPHRASE })
   const margaret = await runSharingSteps({
     t,
     steps,
@@ -89,10 +80,9 @@ test('an administrator and a new user keep and share passwords with the official
     extensionDir,
     adminPassphrase: PASSPHRASE,
     browsers,
-    pending,
   })
 
-  await runAdministrationSteps(t, { steps, admin, api, domain, pending })
+  await runAdministrationSteps(t, { steps, admin, api, domain })
   await runApiAppAdministrationSteps(t, {
     steps,
     admin,
@@ -100,7 +90,6 @@ test('an administrator and a new user keep and share passwords with the official
     domain,
     username: ADMIN,
     smtp: { ...SMTP_ACCOUNT, port: smtp.port, received: smtp.received },
-    pending,
   })
 
   await steps.run('7. the administrator signs out; the workspace URL then asks to sign in', async () => {
@@ -115,7 +104,7 @@ test('an administrator and a new user keep and share passwords with the official
       },
     })
     t.is(check.status, 401)
-  }, [...pending, 'GET /auth/is-authenticated.json 401'])
+  }, ['GET /auth/is-authenticated.json 401'])
   await runFigureSteps({
     t,
     steps,
@@ -127,7 +116,6 @@ test('an administrator and a new user keep and share passwords with the official
     api,
     domain,
     passphrase: PASSPHRASE,
-    pending,
   })
   t.log(steps.timings.map((s) => `${s.name}: ${(s.ms / 1000).toFixed(1)} s`).join('\n'))
 })

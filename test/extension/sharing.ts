@@ -13,7 +13,6 @@ import {
 import { secretInvariantViolations } from '../helpers/vault.ts'
 import {
   completeSetup,
-  createUserWithCli,
   type Person,
   signOut,
   submitPassphrase,
@@ -42,14 +41,7 @@ export interface SharingContext {
   adminPassphrase: string
   /** Browsers whose state a failing step saves; the new user's joins it. */
   browsers: ExtensionBrowser[]
-  pending: string[]
 }
-
-/** Whether the server has a route (the users and groups plugins are still being built). */
-export const serves = (api: TestApi, method: string, path: string) =>
-  api.app.plugins.some((plugin) =>
-    (plugin.routes ?? []).some((route) => route.method === method && route.path === path),
-  )
 
 /** A row of the users workspace's grid. */
 const userRow = (app: FrameLocator, text: string) =>
@@ -78,30 +70,23 @@ const setPermission = async (app: FrameLocator, aroName: string, label: string) 
 const fullName = (person: Person) => `${person.firstName} ${person.lastName}`
 
 export const runSharingSteps = async (context: SharingContext) => {
-  const { t, steps, admin, api, domain, extensionDir, adminPassphrase, browsers, pending } = context
+  const { t, steps, admin, api, domain, extensionDir, adminPassphrase, browsers } = context
   const adminApp = admin.iframe('app')
   let margaret!: ExtensionBrowser
 
   await steps.run(
     '3. the administrator creates a user, who completes setup from her e-mail in her own browser',
     async () => {
-      if (serves(api, 'POST', '/users.json')) {
-        await admin.page.goto(`${domain}/app/users`)
-        await adminApp.getByRole('button', { name: 'Create' }).click({ timeout: 60_000 })
-        await adminApp.getByRole('button', { name: 'User', exact: true }).click()
-        const dialog = adminApp.locator('.user-create-dialog')
-        await dialog.locator('#user-first-name-input').fill(MARGARET.firstName)
-        await dialog.locator('#user-last-name-input').fill(MARGARET.lastName)
-        await dialog.locator('#user-username-input').fill(MARGARET.username)
-        await dialog.locator('.submit-wrapper button[type="submit"]').click()
-        await adminApp
-          .getByText('The user has been added successfully')
-          .waitFor({ timeout: 30_000 })
-        await userRow(adminApp, MARGARET.username).waitFor()
-      } else {
-        // Until the users workspace can create users: the server's CLI, which mails the same link.
-        await createUserWithCli(api, MARGARET)
-      }
+      await admin.page.goto(`${domain}/app/users`)
+      await adminApp.getByRole('button', { name: 'Create' }).click({ timeout: 60_000 })
+      await adminApp.getByRole('button', { name: 'User', exact: true }).click()
+      const dialog = adminApp.locator('.user-create-dialog')
+      await dialog.locator('#user-first-name-input').fill(MARGARET.firstName)
+      await dialog.locator('#user-last-name-input').fill(MARGARET.lastName)
+      await dialog.locator('#user-username-input').fill(MARGARET.username)
+      await dialog.locator('.submit-wrapper button[type="submit"]').click()
+      await adminApp.getByText('The user has been added successfully').waitFor({ timeout: 30_000 })
+      await userRow(adminApp, MARGARET.username).waitFor()
       const [created] = await sql<{ active: boolean; role: string }>(
         api,
         `select u.active, r.name as role from users u join roles r on r.id = u.role_id
@@ -128,52 +113,43 @@ export const runSharingSteps = async (context: SharingContext) => {
       )
       t.deepEqual(account, { active: true, keys: 1 })
     },
-    pending,
   )
 
-  // The group editor offers the people of the user directory (GET /users.json).
-  const withGroup = serves(api, 'POST', '/groups.json') && serves(api, 'GET', '/users.json')
   await steps.run(
-    withGroup
-      ? `4b. the administrator creates the group ${GROUP} and shares the folder with the new user (read) and the group (update)`
-      : '4b. the administrator shares the folder with the new user (read)',
+    `4b. the administrator creates the group ${GROUP} and shares the folder with the new user (read) and the group (update)`,
     async () => {
-      if (withGroup) {
-        await admin.page.goto(`${domain}/app/users`)
-        await adminApp.getByRole('button', { name: 'Create' }).click({ timeout: 60_000 })
-        await adminApp.getByRole('button', { name: 'Group', exact: true }).click()
-        await adminApp.locator('#group-name-input').fill(GROUP)
-        // The dialog starts with its creator as the group's manager; she joins as a member.
-        await adminApp.locator('.edit-group-dialog').getByText('Ada Lovelace').waitFor()
-        await pickAro(adminApp, '#user-name-input', 'margaret', fullName(MARGARET))
-        await adminApp.locator('.edit-group-dialog').getByText(fullName(MARGARET)).waitFor()
-        await adminApp.getByText('You need to click save for the changes to take place.').waitFor()
-        await adminApp.locator('.edit-group-dialog button[type="submit"]').click()
-        await adminApp
-          .getByText('The group has been created successfully.')
-          .waitFor({ timeout: 30_000 })
-        await adminApp.getByText(GROUP, { exact: true }).first().waitFor()
-        const members = await sql<{ username: string; is_admin: boolean }>(
-          api,
-          `select u.username, gu.is_admin from groups g join groups_users gu on gu.group_id = g.id
-           join users u on u.id = gu.user_id where g.name = ? and not g.deleted order by u.username`,
-          [GROUP],
-        )
-        t.deepEqual(members, [
-          { username: 'ada@keyward.test', is_admin: true },
-          { username: MARGARET.username, is_admin: false },
-        ])
-      }
+      await admin.page.goto(`${domain}/app/users`)
+      await adminApp.getByRole('button', { name: 'Create' }).click({ timeout: 60_000 })
+      await adminApp.getByRole('button', { name: 'Group', exact: true }).click()
+      await adminApp.locator('#group-name-input').fill(GROUP)
+      // The dialog starts with its creator as the group's manager; she joins as a member.
+      await adminApp.locator('.edit-group-dialog').getByText('Ada Lovelace').waitFor()
+      await pickAro(adminApp, '#user-name-input', 'margaret', fullName(MARGARET))
+      await adminApp.locator('.edit-group-dialog').getByText(fullName(MARGARET)).waitFor()
+      await adminApp.getByText('You need to click save for the changes to take place.').waitFor()
+      await adminApp.locator('.edit-group-dialog button[type="submit"]').click()
+      await adminApp
+        .getByText('The group has been created successfully.')
+        .waitFor({ timeout: 30_000 })
+      await adminApp.getByText(GROUP, { exact: true }).first().waitFor()
+      const members = await sql<{ username: string; is_admin: boolean }>(
+        api,
+        `select u.username, gu.is_admin from groups g join groups_users gu on gu.group_id = g.id
+         join users u on u.id = gu.user_id where g.name = ? and not g.deleted order by u.username`,
+        [GROUP],
+      )
+      t.deepEqual(members, [
+        { username: 'ada@keyward.test', is_admin: true },
+        { username: MARGARET.username, is_admin: false },
+      ])
       await home(admin, domain)
       const folder = adminApp.locator('.folders-tree').getByText(FOLDER, { exact: true }).first()
       await folder.click({ button: 'right' })
       await adminApp.locator('.contextual-menu button.share').click()
       await adminApp.locator('.share-form').waitFor()
       await pickAro(adminApp, '#share-name-input', 'margaret', fullName(MARGARET))
-      if (withGroup) {
-        await pickAro(adminApp, '#share-name-input', GROUP.slice(0, 4), GROUP)
-        await setPermission(adminApp, GROUP, 'can update')
-      }
+      await pickAro(adminApp, '#share-name-input', GROUP.slice(0, 4), GROUP)
+      await setPermission(adminApp, GROUP, 'can update')
       await adminApp.getByText('Click save to apply your pending changes.').waitFor()
       await adminApp.locator('.share-form button[type="submit"]').click()
       // The extension decrypts the password's secret to encrypt it for the new readers.
@@ -194,7 +170,7 @@ export const runSharingSteps = async (context: SharingContext) => {
       )
       const expected = [FOLDER, PASSWORD.name].flatMap((item) => [
         { item, aro: MARGARET.username, type: 1 },
-        ...(withGroup ? [{ item, aro: GROUP, type: 7 }] : []),
+        { item, aro: GROUP, type: 7 },
       ])
       const order = (rows: typeof granted) => rows.map((row) => JSON.stringify(row)).sort()
       t.deepEqual(order(granted), order(expected))
@@ -207,7 +183,6 @@ export const runSharingSteps = async (context: SharingContext) => {
       t.is(secret?.count, 1)
       t.deepEqual(await secretInvariantViolations(api), [])
     },
-    pending,
   )
 
   await steps.run(
@@ -259,7 +234,7 @@ export const runSharingSteps = async (context: SharingContext) => {
       t.deepEqual(kept, { comment: COMMENT, tag: TAG, favorite: 1 })
     },
     // Signing out ends with the sign-in page asking whether a session is still open.
-    [...pending, 'GET /auth/is-authenticated.json 401'],
+    ['GET /auth/is-authenticated.json 401'],
   )
   return margaret
 }

@@ -14,8 +14,6 @@ export interface WorkspaceContext {
   domain: string
   /** The administrator's, for when the extension asks for it again. */
   passphrase: string
-  /** Answers expected while other plugins are still being built. */
-  pending: string[]
 }
 
 export const PASSWORD = {
@@ -60,7 +58,7 @@ export const revealPassword = async (
 }
 
 export const runWorkspaceSteps = async (t: ExecutionContext, context: WorkspaceContext) => {
-  const { steps, admin, api, domain, passphrase, pending } = context
+  const { steps, admin, api, domain, passphrase } = context
   const app = admin.iframe('app')
 
   await steps.run(
@@ -91,7 +89,6 @@ export const runWorkspaceSteps = async (t: ExecutionContext, context: WorkspaceC
       await home(admin, domain)
       t.is(await revealPassword(admin, PASSWORD.name, passphrase), PASSWORD.secret)
     },
-    pending,
   )
 
   await steps.run(
@@ -121,6 +118,5 @@ export const runWorkspaceSteps = async (t: ExecutionContext, context: WorkspaceC
       await folder.click()
       await rowOf(app, PASSWORD.name).waitFor()
     },
-    pending,
   )
 }
