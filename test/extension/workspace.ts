@@ -102,8 +102,12 @@ export const runWorkspaceSteps = async (t: ExecutionContext, context: WorkspaceC
       await app.getByText('The folder has been added successfully').waitFor({ timeout: 30_000 })
       const folder = app.locator('.folders-tree').getByText(FOLDER, { exact: true }).first()
       await folder.waitFor()
-      // The new folder opens; the password is at the root, listed from Home.
+      // The new folder opens (a drag started before would lose its rows); the password is at
+      // the root, listed from Home.
+      await admin.page.waitForURL(/\/app\/folders\/view\//)
+      await app.getByText('No passwords in this folder yet.').waitFor()
       await app.getByRole('button', { name: 'Home' }).click()
+      await admin.page.waitForURL(new RegExp(`^${domain}/app/passwords$`))
       await rowOf(app, PASSWORD.name).dragTo(folder)
       await rowOf(app, PASSWORD.name).getByText(FOLDER).waitFor({ timeout: 30_000 })
       const [placed] = await sql<{ parent: string }>(
