@@ -47,17 +47,15 @@ export interface SharingContext {
 const userRow = (app: FrameLocator, text: string) =>
   app.locator('.tableview-content tr, .tableview-content .row').filter({ hasText: text }).first()
 
-/** Picks `search`'s first match in one of the dialogs' people-and-groups autocomplete fields. */
+/** Types `search` in a people-and-groups autocomplete field and picks the entry for `name`. */
 export const pickAro = async (app: FrameLocator, input: string, search: string, name: string) => {
   await app.locator(input).fill(search)
-  // One click event: the list re-renders under the pointer as the pick lands, so a pointer
-  // click may be retried on an item already gone.
   await app
     .locator('.autocomplete-item')
     .filter({ hasText: name })
     .first()
     .locator('button')
-    .dispatchEvent('click')
+    .click()
 }
 
 /** Sets the permission of an ARO's row in the share dialog. */
