@@ -180,6 +180,15 @@ export const runSharingSteps = async (context: SharingContext) => {
       )
       t.is(secret?.count, 1)
       t.deepEqual(await secretInvariantViolations(api), [])
+      // The folder's details list its new readers as the server now has them.
+      await folder.click()
+      const sharedWith = adminApp.locator('.sharedwith')
+      await sharedWith.locator('.accordion-header button').click()
+      for (const [name, level] of [
+        [fullName(MARGARET), 'can read'],
+        [GROUP, 'can update'],
+      ])
+        await sharedWith.locator('li').filter({ hasText: name }).getByText(level).waitFor()
     },
   )
 
