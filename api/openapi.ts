@@ -1,15 +1,41 @@
 // Builds the OpenAPI 3.1 document from the route declarations of the enabled plugins, so the
 // reference always matches what the server validates.
 import { z } from 'zod'
+import { messages as csrfMessages } from './auth/csrf.ts'
+import { messages } from './errors.ts'
+import {
+  envelopeExample,
+  errorMessages,
+  exampleOf,
+  type JsonSchema,
+  validationTreeOf,
+} from './openapi-examples.ts'
 import type { Plugin, Route } from './plugin.ts'
+import type { FilterKind } from './query.ts'
+import { TOO_MANY } from './throttle.ts'
 
 export const API_VERSION = '5.0.0'
 
-const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
+/** Formats whose regular expression only repeats the format: dropped for the reader. */
+const SELF_EXPLAINING = new Set(['uuid', 'date-time', 'email', 'date'])
+
+const dropFormatPatterns = (node: unknown): void => {
+  if (!node || typeof node !== 'object') return
+  if (Array.isArray(node)) {
+    for (const item of node) dropFormatPatterns(item)
+    return
+  }
+  const record = node as Record<string, unknown>
+  if (typeof record.format === 'string' && SELF_EXPLAINING.has(record.format)) delete record.pattern
+  for (const value of Object.values(record)) dropFormatPatterns(value)
+}
+
+const jsonSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
   const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<
     string,
     unknown
   >
+  dropFormatPatterns(rest)
   return rest
 }
 
@@ -41,26 +67,89 @@ const envelope = (body: unknown) => ({
   properties: { header: { $ref: '#/components/schemas/header' }, body },
 })
 
-const errorResponse = (description: string) => ({
+const ERROR_BODY = {
+  description: 'The validation tree for 400 (`{field: {rule: message}}`), else an empty string.',
+  anyOf: [{ $ref: '#/components/schemas/validationErrors' }, { type: 'string', const: '' }],
+}
+
+const errorResponse = (
+  route: Route,
+  status: number,
+  description: string,
+  body: unknown = '',
+  message?: string,
+) => ({
   description,
-  content: { 'application/json': { schema: envelope({}) } },
+  content: {
+    'application/json': {
+      schema: envelope(ERROR_BODY),
+      example: envelopeExample({
+        action: route.action,
+        path: route.path,
+        status,
+        message:
+          message ??
+          (status === 400
+            ? (route.validationMessage ?? errorMessages[400])
+            : errorMessages[status as keyof typeof errorMessages]),
+        body,
+      }),
+    },
+  },
 })
+
+const CHANGING = new Set(['POST', 'PUT', 'DELETE'])
+
+/** Example messages of a refusal whose policy does not name its own (a test requires them). */
+const REFUSAL_MESSAGES = { 403: messages.adminOnly, 404: messages.notFound } as const
+
+/** Public routes need nothing; others take a cookie session (with the CSRF token on changing calls) or a JWT. */
+const security = (route: Route) => {
+  if (route.auth === 'public') return []
+  const csrf = CHANGING.has(route.method) && route.csrf !== false
+  return [csrf ? { gpgAuth: [], csrfToken: [] } : { gpgAuth: [] }, { jwt: [] }]
+}
+
+/** What a filter's value is; its name says what it keeps. */
+const FILTER_DESCRIPTIONS: Record<FilterKind, string> = {
+  boolean: 'Filter: `1` or `0`.',
+  uuid: 'Filter: an identifier.',
+  uuids: 'Filter: identifiers (`filter[name][]=…` repeated).',
+  parent: 'Filter: folder identifiers (repeated); `0` for the root.',
+  search: 'Filter: text to look for, 1 to 64 characters.',
+  timestamp: 'Filter: a Unix time in seconds.',
+  datetime: 'Filter: an ISO 8601 date-time.',
+  string: 'Filter: a value of at most 1,024 characters.',
+  integer: 'Filter: a whole number.',
+}
 
 const parameters = (route: Route) => {
   const list: Record<string, unknown>[] = [
-    { name: 'api-version', in: 'query', required: false, schema: { type: 'string', enum: ['v2'] } },
+    {
+      name: 'api-version',
+      in: 'query',
+      required: false,
+      description: 'The API version the passbolt clients announce; `v1` is refused.',
+      schema: { type: 'string', enum: ['v2'] },
+    },
   ]
   if (route.params) {
     const schema = jsonSchema(route.params, 'input') as { properties?: Record<string, unknown> }
     for (const [name, property] of Object.entries(schema.properties ?? {}))
-      list.push({ name, in: 'path', required: true, schema: property })
+      list.push({
+        name,
+        in: 'path',
+        required: true,
+        schema: property,
+        example: exampleOf(property as JsonSchema, name),
+      })
   }
   for (const [name, spec] of Object.entries(route.query?.contain ?? {}))
     list.push({
       name: `contain[${name}]`,
       in: 'query',
       required: false,
-      ...(spec.default ? { description: 'on unless 0' } : {}),
+      description: `\`1\` adds \`${name}\` to the answer${spec.default ? '; on unless `0`' : ''}.`,
       schema: { type: 'string', enum: ['0', '1'] },
     })
   for (const [name, kind] of Object.entries(route.query?.filter ?? {}))
@@ -68,7 +157,7 @@ const parameters = (route: Route) => {
       name: `filter[${name}]`,
       in: 'query',
       required: false,
-      description: `${kind} filter`,
+      description: FILTER_DESCRIPTIONS[kind],
       schema: { type: 'string' },
     })
   if (route.query?.sort?.length)
@@ -76,49 +165,105 @@ const parameters = (route: Route) => {
       name: 'sort',
       in: 'query',
       required: false,
+      description: `Order of the rows; \`${route.query.sort[0]}\` unless given.`,
       schema: { type: 'string', enum: route.query.sort },
     })
   if (route.query?.paginate)
-    for (const name of ['page', 'limit'])
-      list.push({ name, in: 'query', required: false, schema: { type: 'integer', minimum: 1 } })
+    list.push(
+      {
+        name: 'page',
+        in: 'query',
+        required: false,
+        description: 'Page to answer, from 1; the header’s `pagination` tells the count.',
+        schema: { type: 'integer', minimum: 1 },
+      },
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        description: 'Rows per page; every row when absent.',
+        schema: { type: 'integer', minimum: 1 },
+      },
+    )
   return list
 }
 
 const operation = (plugin: Plugin, route: Route) => {
+  const body = route.body ? jsonSchema(route.body, 'input') : undefined
+  const result = route.response ? jsonSchema(route.response, 'output') : undefined
   const responses: Record<string, unknown> = {
-    '200': {
-      description: route.message ?? 'The operation was successful.',
-      content: {
-        'application/json': {
-          schema: envelope(route.response ? jsonSchema(route.response, 'output') : {}),
+    '200': route.produces
+      ? {
+          description: route.summary,
+          content: { [route.produces]: { schema: { type: 'string', format: 'binary' } } },
+        }
+      : {
+          description: route.message ?? 'The operation was successful.',
+          content: {
+            'application/json': {
+              schema: envelope(result ?? {}),
+              ...(result
+                ? {
+                    example: envelopeExample({
+                      action: route.action,
+                      path: route.path,
+                      status: 200,
+                      message: route.message ?? 'The operation was successful.',
+                      body: exampleOf(result),
+                      paginated: route.query?.paginate,
+                    }),
+                  }
+                : {}),
+            },
+          },
         },
-      },
-    },
     '400': errorResponse(
+      route,
+      400,
       'Bad request: invalid query, parameters or body (validation errors in body)',
+      body ? validationTreeOf(body) : '',
     ),
   }
   if (route.auth !== 'public')
-    responses['401'] = errorResponse('Authentication is required to continue')
+    responses['401'] = errorResponse(route, 401, 'Authentication is required to continue')
   if (route.auth === 'admin')
-    responses['403'] = errorResponse('Access restricted to administrators.')
+    responses['403'] = errorResponse(route, 403, 'Access restricted to administrators.')
   if (route.permission !== 'none')
     for (const status of route.permission.refusals)
       responses[String(status)] ??= errorResponse(
+        route,
+        status,
         `Refused unless the caller has ${route.permission.description}`,
+        '',
+        route.permission.refusalMessages?.[status] ?? REFUSAL_MESSAGES[status],
       )
+  if (CHANGING.has(route.method) && route.csrf !== false) {
+    const csrf =
+      'a cookie-session call without the CSRF token (`X-CSRF-Token` echoing the `csrfToken` cookie)'
+    const refused = responses['403'] as { description: string } | undefined
+    if (refused) refused.description += `; also ${csrf}`
+    else responses['403'] = errorResponse(route, 403, `Refused: ${csrf}`, '', csrfMessages.mismatch)
+  }
+  if (route.throttle)
+    responses['429'] = errorResponse(
+      route,
+      429,
+      'Too many failed attempts in a minute, for the account or the client address (`Retry-After` says when to try again)',
+      '',
+      TOO_MANY,
+    )
   return {
     operationId: route.action,
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     tags: [plugin.name],
-    security: route.auth === 'public' ? [] : [{ gpgAuth: [] }, { jwt: [] }],
+    security: security(route),
     parameters: parameters(route),
-    ...(route.body
+    ...(body
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: jsonSchema(route.body, 'input') } },
+            content: { 'application/json': { schema: body, example: exampleOf(body) } },
           },
         }
       : {}),
@@ -147,15 +292,35 @@ export const buildOpenApi = (plugins: readonly Plugin[]) => {
     tags: plugins.map((plugin) => ({ name: plugin.name })),
     paths,
     components: {
-      schemas: { header },
+      schemas: {
+        header,
+        validationErrors: {
+          type: 'object',
+          description:
+            'What failed, by field: `{field: {rule: message}}`, nested like the body (array rows by index).',
+          additionalProperties: true,
+        },
+      },
       securitySchemes: {
         gpgAuth: {
           type: 'apiKey',
           in: 'cookie',
           name: 'passbolt_session',
-          description: 'GPGAuth session; changing calls need X-CSRF-Token',
+          description: 'Cookie session opened by the GPGAuth sign-in (`/auth/login.json`).',
         },
-        jwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        csrfToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-CSRF-Token',
+          description:
+            'With a cookie session, changing calls echo the `csrfToken` cookie in this header.',
+        },
+        jwt: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'Access token from `/auth/jwt/login.json`, valid 5 minutes.',
+        },
       },
     },
   }

@@ -112,6 +112,8 @@ export interface AccessPolicy<Granted = unknown, Params = never> {
   description: string
   /** The statuses a refusal answers, for the API reference. */
   refusals: readonly (403 | 404)[]
+  /** The message each refusal answers, for the API reference's examples. */
+  refusalMessages?: Partial<Record<403 | 404, string>>
   check(input: PolicyInput<Params>): Promise<Granted>
 }
 
@@ -166,6 +168,8 @@ export interface Route<
   validationMessage?: string
   /** Shape of the envelope body: documents the route and drops fields that must not leave. */
   response?: z.ZodType
+  /** The content type of a successful answer that is not the JSON envelope (an image). */
+  produces?: string
   /** Success message. @default 'The operation was successful.' */
   message?: string
   /**

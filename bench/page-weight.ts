@@ -54,7 +54,11 @@ const stopChild = (child: ChildProcess) =>
  * Builds the site into a temporary folder (unless `dir` names an existing build) and serves it
  * with `docs serve --dir` on a free loopback port, in a child process like a real preview.
  */
-export const serveSite = async (dir?: string): Promise<ServedSite> => {
+export const serveSite = async (
+  dir?: string,
+  /** Adds files to the built tree before it is served. */
+  extend?: (outDir: string) => void,
+): Promise<ServedSite> => {
   const outDir = dir ? resolve(dir) : mkdtempSync(join(tmpdir(), 'keyward-page-weight-'))
   const removeBuild = () => {
     if (!dir) rmSync(outDir, { recursive: true, force: true })
@@ -64,6 +68,7 @@ export const serveSite = async (dir?: string): Promise<ServedSite> => {
       removeBuild()
       throw error
     })
+  extend?.(outDir)
   const child = spawn(
     process.execPath,
     [docsBin, 'serve', '--dir', outDir, '--port', '0', '--host', '127.0.0.1'],

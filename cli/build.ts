@@ -5,6 +5,8 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { SiteAssets, SiteModel } from '../templates/model.ts'
+import { type LoadedDocument, loadApiDocument } from './api-reference/load-document.ts'
+import { type ApiReferencePage, buildApiReference } from './api-reference/reference.tsx'
 import { cachedClientAssets, listStaticFiles } from './assets.ts'
 import { BuildCache, pipelineKey } from './build-cache.ts'
 import { type ResolvedConfig, resolveConfig } from './config.ts'
@@ -74,6 +76,7 @@ export class SiteBuilder {
   private diagnostics = new Diagnostics()
   private search: SearchJob | undefined
   private searchUpdates: SearchUpdates | undefined
+  private apiReference: ApiReferencePage | undefined
 
   constructor(private readonly options: BuildOptions) {}
 
@@ -92,6 +95,11 @@ export class SiteBuilder {
     const cache = cacheDir
       ? BuildCache.open(cacheDir, pipelineKey({ baseUrl: siteConfig.baseUrl, docsDir }))
       : undefined
+    // The server's code loads in a worker while Markdown renders (unless the cache has it).
+    const apiDocument = siteConfig.apiReference
+      ? loadApiDocument(this.config.root, siteConfig.apiReference, cache)
+      : undefined
+    apiDocument?.catch(() => {}) // awaited below; a failure before then must not go unhandled
     const sources = loadDocs(
       {
         root: this.config.root,
@@ -129,6 +137,10 @@ export class SiteBuilder {
       stages.start('sidebars and links')
       this.site = new SiteDocs(this.config, docs, await lastUpdated)
       this.site.resolveSidebars(this.diagnostics)
+      this.apiReference = apiDocument && this.referencePage(await apiDocument, cache)
+      this.site.generated = this.apiReference
+        ? [{ route: this.apiReference.page.route, ...this.apiReference }]
+        : []
       this.targets = this.site.linkTargets()
       this.checkLinks()
       if (!this.options.dev) this.diagnostics.throwIfErrors()
@@ -161,6 +173,10 @@ export class SiteBuilder {
       const site = this.model
       const siteKey = SiteOutput.siteKey(site)
       const pages = this.site.states.map((state) => this.site.pageModel(state))
+      if (this.apiReference) {
+        pages.push(this.apiReference.page)
+        output.writeFiles(this.apiReference.files)
+      }
       const stale = output.stalePages(siteKey, pages)
       if (pool && stale.length >= POOL_THRESHOLD) {
         await pool.writePages(site, stale, this.options.outDir)
@@ -237,6 +253,19 @@ export class SiteBuilder {
     this.searchUpdates?.cancel()
     await this.search?.close()
     this.search = undefined
+  }
+
+  /** The API reference page; a doc that takes its route is an error. */
+  private referencePage(loaded: LoadedDocument, cache: BuildCache | undefined): ApiReferencePage {
+    const { site } = this.config
+    const route = site.apiReference!.route
+    for (const { source } of this.site.states)
+      if (source.route === route)
+        this.diagnostics.error({
+          file: source.displayPath,
+          message: `${route} is the API reference's route (apiReference in site.config.ts); move this doc`,
+        })
+    return buildApiReference(loaded, site, this.site.sidebars, cache)
   }
 
   private result(routes: string[], full: boolean) {

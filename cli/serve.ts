@@ -107,8 +107,12 @@ export const startServer = async (options: ServeOptions): Promise<RunningServer>
     const contentDir = join(options.root, 'content')
     const staticDir = join(contentDir, 'static')
     const docsDir = join(contentDir, 'docs')
+    // The API reference's sources (the server's routes): an edit there rebuilds the site.
+    const referenceSources = (site.apiReference?.sources ?? []).map((path) =>
+      join(options.root, path),
+    )
     const watcher = watch({
-      paths: [contentDir, TEMPLATES_DIR],
+      paths: [contentDir, TEMPLATES_DIR, ...referenceSources],
       onChange: (changes) => {
         const started = performance.now()
         const paths = changes.map((c) => c.path)

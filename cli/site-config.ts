@@ -119,6 +119,25 @@ export const siteConfigSchema = z.strictObject({
       ignorePatterns: z.array(z.string()).default(['/docs/components/**']),
     })
     .default({ ignorePatterns: ['/docs/components/**'] }),
+  /**
+   * The API reference page, rendered from an OpenAPI 3.1 document that a module builds (the
+   * server's own route declarations), with the document and the page's layout as JSON beside it.
+   */
+  apiReference: z
+    .strictObject({
+      /** The page's route, e.g. `/docs/api/`. */
+      route: z.string().regex(/^\/([a-z0-9-]+\/)*$/, 'must start and end with "/"'),
+      /** Module below the project root whose default export is the document or returns it. */
+      document: z.string().min(1),
+      /**
+       * Files and folders below the root the document is built from: the build cache reuses the
+       * document while none of them changes.
+       */
+      sources: z.array(z.string().min(1)).min(1),
+      /** The sidebar whose links (the guides beside the reference) head the page's navigation. */
+      sidebar: z.string().optional(),
+    })
+    .optional(),
   /** Guides shown on the landing page and owning a sidebar each. */
   guides: z
     .array(

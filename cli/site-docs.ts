@@ -25,8 +25,17 @@ export const sidebarFields = (doc: DocState) =>
     doc.source.frontMatter.unlisted,
   ])
 
+/** A page the build makes from other sources than a doc (the API reference). */
+export interface GeneratedPage {
+  route: string
+  ids: string[]
+  searchable: SearchablePage
+}
+
 export class SiteDocs {
   sidebars: Record<string, SidebarItem[]> = {}
+  /** Set once the API reference is built. */
+  generated: GeneratedPage[] = []
   private placements = new Map<string, DocPlacement>()
 
   constructor(
@@ -78,6 +87,7 @@ export class SiteDocs {
       targets.set(source.route, { ids: new Set(rendered.ids) })
     const { landing, search } = this.specialPages()
     for (const page of [landing, search]) if (page) targets.set(page.route, { ids: new Set() })
+    for (const page of this.generated) targets.set(page.route, { ids: new Set(page.ids) })
     return targets
   }
 
@@ -113,11 +123,11 @@ export class SiteDocs {
   }
 
   /** What the search index holds of `states` (listed pages only). */
-  searchablePages(states = this.states): SearchablePage[] {
+  searchablePages(states?: DocState[]): SearchablePage[] {
     const { site } = this.config
     const guideLabel = (route: string) =>
       site.guides.find((g) => g.id === contextOf(route, site.baseUrl))?.label
-    return states
+    const pages = (states ?? this.states)
       .filter(({ source }) => !source.frontMatter.unlisted)
       .map(({ source, rendered }) => ({
         route: source.route,
@@ -128,6 +138,8 @@ export class SiteDocs {
         ].filter((label): label is string => Boolean(label)),
         sections: rendered.sections,
       }))
+    // The dev server asks for the docs an edit touched only.
+    return states ? pages : [...pages, ...this.generated.map((page) => page.searchable)]
   }
 
   sitemapEntries(): SitemapEntry[] {
@@ -139,6 +151,7 @@ export class SiteDocs {
       }))
     if (this.specialPages().landing)
       entries.push({ route: this.config.site.baseUrl, lastUpdated: undefined })
+    for (const page of this.generated) entries.push({ route: page.route, lastUpdated: undefined })
     return entries
   }
 }

@@ -131,6 +131,11 @@ export class SiteOutput {
     this.put(this.below('search-manifest.json'), json, () => json)
   }
 
+  /** Files made by the build (the API reference's JSON): paths below the base URL and contents. */
+  writeFiles(files: [string, string][]): void {
+    for (const [path, content] of files) this.put(this.below(path), hashOf(content), () => content)
+  }
+
   /** Copies the images the docs use (source file to path below the base URL). */
   writeImages(copies: Map<string, string>): void {
     for (const [source, out] of copies) this.put(this.below(out), out, () => readFileSync(source))

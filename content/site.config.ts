@@ -65,6 +65,13 @@ export default defineConfig({
   versions: [{ name: 'current', label: 'Next', path: '' }],
   locales: { default: 'en', items: [{ code: 'en', label: 'English' }] },
   sitemap: { ignorePatterns: ['/docs/components/**', '/docs/development/**'] },
+  apiReference: {
+    route: '/docs/api/',
+    document: 'content/openapi.ts',
+    // What the document is built from: the reference follows every change of a route.
+    sources: ['api', 'plugins', 'package-lock.json'],
+    sidebar: 'api',
+  },
   guides: [
     {
       id: 'user',

@@ -1,5 +1,6 @@
 // The part of a page inside `#page-root`, by kind: what the build renders and what client
 // navigation renders from the next page's data.
+import { ApiPage } from './ApiPage.tsx'
 import { DocPage } from './DocPage.tsx'
 import { LandingPage } from './LandingPage.tsx'
 import type { ClientPage } from './model.ts'
@@ -16,6 +17,8 @@ export function PageBody({ page, html }: { page: ClientPage; html: string }) {
       return <NotFoundPage site={site} />
     case 'search':
       return <SearchPage site={site} />
+    case 'api':
+      return <ApiPage html={html} />
     case 'doc':
       return <DocPage site={site} page={page} html={html} />
     default:

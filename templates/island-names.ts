@@ -8,3 +8,5 @@ export type IslandName =
   /** In Markdown content (cli/markdown/rehype-islands.ts). */
   | 'tabs'
   | 'copy'
+  /** In the API reference (templates/api/ApiReference.tsx). */
+  | 'api-filter'

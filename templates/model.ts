@@ -51,7 +51,8 @@ export interface SiteModel {
 }
 
 export interface PageModel {
-  kind: 'doc' | 'landing' | 'not-found' | 'search'
+  /** `api`: the API reference, its content rendered by the build (cli/api-reference/). */
+  kind: 'doc' | 'landing' | 'not-found' | 'search' | 'api'
   route: string
   title: string
   description: string

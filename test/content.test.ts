@@ -35,7 +35,21 @@ test('content/ builds with no error or warning, and every guide and the componen
     'class="hash-link"',
   ])
     t.true(components.includes(marker), marker)
+  // The API reference: every operation of the server's document has its section on the page.
+  const reference = readFileSync(join(out, 'docs/api/index.html'), 'utf8')
+  const document = JSON.parse(readFileSync(join(out, 'docs/api/openapi.json'), 'utf8'))
+  const layout = JSON.parse(readFileSync(join(out, 'docs/api/layout.json'), 'utf8'))
+  const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.keys(item as object).map((method) => `${method} ${path}`),
+  )
+  t.true(operations.length > 100)
+  const anchors = layout.tags.flatMap((tag: { operations: { anchor: string }[] }) =>
+    tag.operations.map((op) => op.anchor),
+  )
+  t.is(anchors.length, operations.length)
+  for (const anchor of anchors) t.true(reference.includes(`id="${anchor}"`), anchor)
   const sitemap = readFileSync(join(out, 'docs/sitemap.xml'), 'utf8')
+  t.true(sitemap.includes('<loc>https://keyward.example/docs/api/</loc>'))
   t.false(sitemap.includes('/docs/components/'))
   t.false(sitemap.includes('/docs/development/'))
   t.true(sitemap.includes('<loc>https://keyward.example/docs/admin/</loc>'))

@@ -73,10 +73,18 @@ export const routes = [
     path: '/auth/verify.json',
     action: 'AuthVerify.verifyGet',
     summary: "The server's OpenPGP public key",
+    description:
+      'The armored public key and fingerprint a client checks before signing in with GPGAuth, and encrypts its stage 0 nonce and JWT challenges to.',
     auth: 'public',
     // Sign-in and session routes act on the caller's own session; the key or token proves who.
     permission: 'none',
-    response: z.object({ fingerprint: z.string().regex(/^[0-9A-F]{40}$/), keydata: z.string() }),
+    response: z.object({
+      fingerprint: z
+        .string()
+        .regex(/^[0-9A-F]{40}$/)
+        .meta({ examples: ['0C1D1761110D1E33C9006D1A5B1B332ED06426D3'] }),
+      keydata: z.string(),
+    }),
     handler: ({ app }) => ({
       fingerprint: app.serverKey.fingerprint,
       keydata: app.serverKey.armoredPublicKey,
@@ -87,6 +95,8 @@ export const routes = [
     path: '/auth/verify.json',
     action: 'AuthLogin.loginPost',
     summary: 'GPGAuth stage 0: the server decrypts the client nonce to prove it holds its key',
+    description:
+      "The client sends a nonce encrypted to the server key (`gpg_auth[server_verify_token]`); the server answers it decrypted in the `X-GPGAuth-Verify-Response` header, which proves it holds the private key. The answer's `X-GPGAuth-*` headers carry the outcome.",
     auth: 'public',
     // Sign-in and session routes act on the caller's own session; the key or token proves who.
     permission: 'none',
@@ -111,6 +121,8 @@ export const routes = [
     action: 'AuthLogin.loginPost',
     summary:
       'GPGAuth stage 1 (keyid: get an encrypted challenge) and stage 2 (user_token_result: sign in)',
+    description:
+      'Stage 1: the client sends its key fingerprint (`gpg_auth[keyid]`) and gets a token encrypted to its key in `X-GPGAuth-User-Auth-Token`. Stage 2: it sends the token decrypted (`gpg_auth[user_token_result]`) and the session opens: the `passbolt_session` cookie is set. Failures answer 200 with `X-GPGAuth-Error` and an error header status, as passbolt does.',
     auth: 'public',
     // Sign-in and session routes act on the caller's own session; the key or token proves who.
     permission: 'none',
@@ -157,6 +169,8 @@ export const routes = [
     path: '/auth/is-authenticated.json',
     action: 'AuthIsAuthenticated.isAuthenticated',
     summary: 'Is the session signed in? A probe: it does not extend the session',
+    description:
+      "200 while the cookie session is signed in, 401 otherwise. Unlike other calls, it does not push back the session's inactivity timeout.",
     auth: 'user',
     // Sign-in and session routes act on the caller's own session; the key or token proves who.
     permission: 'none',
@@ -190,6 +204,8 @@ export const routes = [
     path: '/users/csrf-token.json',
     action: 'UsersCsrfToken.get',
     summary: 'The CSRF token of this browser session',
+    description:
+      'The value of the `csrfToken` cookie, which cookie-session clients echo in the `X-CSRF-Token` header of every changing call; sets the cookie when the browser has none.',
     auth: 'public',
     // Sign-in and session routes act on the caller's own session; the key or token proves who.
     permission: 'none',

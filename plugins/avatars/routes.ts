@@ -21,6 +21,7 @@ const defaultImage = (path: string, size: AvatarSize) =>
     summary: `The default avatar (${size})`,
     description:
       'The picture shown for users without an avatar, at the URL passbolt clients expect (PNG).',
+    produces: 'image/png',
     auth: 'public',
     // The same picture for everyone.
     permission: 'none',
@@ -41,6 +42,7 @@ export const routes = [
       'The stored JPEG of the avatar in the size asked (`medium` 200×200, `small` 80×80), as ' +
       '`profile.avatar.url` links it. Public, as passbolt serves it; an unknown id or size is 404. ' +
       'An avatar never changes under its id (a new upload gets a new one), so it is cached for a year.',
+    produces: 'image/jpeg',
     auth: 'public',
     // Avatar ids are random and only reach clients inside user answers.
     permission: 'none',

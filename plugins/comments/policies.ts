@@ -1,7 +1,7 @@
 // Access policies of the comments routes: the threads of a resource the caller can read, and a
 // comment its author may change while they can still read its resource. A caller who cannot
 // read the resource never learns whether a comment exists (404).
-import { HttpError, notFound } from '../../api/errors.ts'
+import { messages as errorMessages, HttpError, notFound } from '../../api/errors.ts'
 import type { AccessPolicy } from '../../api/plugin.ts'
 import { effectivePermission } from '../permissions/index.ts'
 import { messages } from './messages.ts'
@@ -11,6 +11,7 @@ import { type CommentJson, lockComment } from './service.ts'
 export const readableThread: AccessPolicy<undefined, { resourceId: string }> = {
   description: 'at least read permission on the resource',
   refusals: [404],
+  refusalMessages: { 404: messages.noComments },
   check: async ({ em, user, params }) => {
     if ((await effectivePermission(em, user.id, 'Resource', params.resourceId)) === undefined)
       throw new HttpError(404, messages.noComments)
@@ -32,6 +33,7 @@ export const authorOfComment = (
 ): AccessPolicy<CommentGranted, { id: string }> => ({
   description: 'the author of the comment, who can still read its resource',
   refusals: forbidden ? [403, 404] : [404],
+  refusalMessages: { 403: forbidden, 404: errorMessages.modelNotFound('comment') },
   check: async ({ em, user, params }) => {
     const comment = await lockComment(em, params.id)
     if (!comment) throw notFound('comment')

@@ -27,6 +27,7 @@ export const adminOrManager = (options: {
 }): AccessPolicy<GroupGrant, { id: string }> => ({
   description: 'an administrator or a manager of the group',
   refusals: [403, 404],
+  refusalMessages: { 403: messages.notAllowed, 404: options.missing },
   check: async ({ user, params, em }) => {
     if (!isUuid(params.id)) throw badRequest(options.invalid)
     const isAdmin = user.role === 'admin'

@@ -9,6 +9,8 @@ export const routes = [
     path: '/healthcheck/status.json',
     action: 'HealthcheckStatus.status',
     summary: 'Liveness probe: answers OK',
+    description:
+      'Answers `OK` while the process runs, without touching the database: for load balancers and container health checks.',
     auth: 'public',
     // Nothing per item: the probe is public, the checks are for administrators (auth).
     permission: 'none',

@@ -27,6 +27,8 @@ export const routes = [
     path: '/auth/jwt/rsa.json',
     action: 'JwtRsa.rsa',
     summary: 'The public key (PEM) that signs access tokens',
+    description:
+      'The RS256 public key, in PEM, that verifies access tokens issued by `/auth/jwt/login.json` and `/auth/jwt/refresh.json`.',
     auth: 'public',
     // The challenge or refresh token proves who; logout spends only the caller's own tokens.
     permission: 'none',
@@ -38,6 +40,8 @@ export const routes = [
     path: '/auth/jwt/jwks.json',
     action: 'JwtJwks.jwks',
     summary: 'The access-token signing key as a JSON Web Key Set (not enveloped)',
+    description:
+      'The same key as `/auth/jwt/rsa.json` as a JSON Web Key Set, answered as a bare JSON document (no envelope) for JWT libraries.',
     auth: 'public',
     // The challenge or refresh token proves who; logout spends only the caller's own tokens.
     permission: 'none',
@@ -48,6 +52,8 @@ export const routes = [
     path: '/auth/jwt/login.json',
     action: 'JwtLogin.loginPost',
     summary: 'Sign in with a challenge signed by the user and encrypted to the server key',
+    description:
+      "The client signs a JSON challenge (its domain, a verify token, an expiry) with its key and encrypts it to the server key. The answer is the server's reply, encrypted to the user's key: an access token valid 5 minutes, a single-use refresh token, and the verify token sent back. Refused with 400 when the challenge does not verify or has expired.",
     auth: 'public',
     // The challenge or refresh token proves who; logout spends only the caller's own tokens.
     permission: 'none',
@@ -70,6 +76,8 @@ export const routes = [
     action: 'JwtRefresh.refreshPost',
     summary:
       'Trade a refresh token (body or cookie) for a new access token; the refresh token rotates',
+    description:
+      'Gives a new 5-minute access token for a valid refresh token; the refresh token is spent and a new one returned. Sending a spent refresh token again signs the user out everywhere (every refresh token is revoked).',
     auth: 'public',
     // The challenge or refresh token proves who; logout spends only the caller's own tokens.
     permission: 'none',
@@ -97,6 +105,8 @@ export const routes = [
     path: '/auth/jwt/logout.json',
     action: 'JwtLogout.logoutPost',
     summary: 'Spend one refresh token, or all of the user’s when none is given',
+    description:
+      'Revokes the refresh token given, or every refresh token of the caller; access tokens already issued run until they expire (5 minutes).',
     auth: 'user',
     // The challenge or refresh token proves who; logout spends only the caller's own tokens.
     permission: 'none',

@@ -28,6 +28,8 @@ export const setupRoutes = [
     path: '/mfa/setup/select.json',
     action: 'MfaSetupSelect.get',
     summary: 'Which providers the organisation offers and which the caller has set up',
+    description:
+      'For each provider (TOTP, Yubikey), whether the organisation enables it and whether the caller has a device set up.',
     auth: 'user',
     // The caller's own devices; organisation settings and resets are for administrators (auth).
     permission: 'none',
@@ -47,6 +49,8 @@ export const setupRoutes = [
     path: '/mfa/setup/totp.json',
     action: 'TotpSetupGet.get',
     summary: 'A new TOTP provisioning URI to scan (or the configured status)',
+    description:
+      'A fresh `otpauth://` provisioning URI and its QR code for an authenticator app; when the caller already has a TOTP device, its configuration date instead.',
     auth: 'user',
     // The caller's own devices; organisation settings and resets are for administrators (auth).
     permission: 'none',
@@ -61,6 +65,8 @@ export const setupRoutes = [
     path: '/mfa/setup/totp.json',
     action: 'TotpSetupPost.post',
     summary: 'Confirm a TOTP device with a code from it',
+    description:
+      'Stores the TOTP secret of the provisioning URI once a current code from the device proves it was scanned. A wrong code answers 400 and stores nothing.',
     auth: 'user',
     // The caller's own devices; organisation settings and resets are for administrators (auth).
     permission: 'none',
@@ -91,6 +97,8 @@ export const setupRoutes = [
     path: '/mfa/setup/yubikey.json',
     action: 'YubikeySetupPost.post',
     summary: 'Register a Yubikey with one OTP from it',
+    description:
+      "Checks one OTP with the Yubico service and binds the key's public identity to the caller; later checks must come from the same key.",
     auth: 'user',
     // The caller's own devices; organisation settings and resets are for administrators (auth).
     permission: 'none',
@@ -122,6 +130,8 @@ export const setupRoutes = [
       path: `/mfa/setup/${provider}.json`,
       action: `${provider === 'totp' ? 'Totp' : 'Yubikey'}SetupDelete.delete`,
       summary: `Remove the caller's ${provider} device`,
+      description:
+        "Forgets the caller's device for this provider; other devices stay. Signing in no longer asks for it.",
       auth: 'user',
       // The caller's own devices; organisation settings and resets are for administrators (auth).
       permission: 'none',
@@ -138,6 +148,8 @@ export const setupRoutes = [
     path: '/mfa/setup/{userId}.json',
     action: 'MfaUserSettingsDisable.delete',
     summary: "Reset a user's MFA devices (administrators)",
+    description:
+      'Removes every second-factor device of the user, who then signs in with their key alone until they set one up again.',
     auth: 'admin',
     // The caller's own devices; organisation settings and resets are for administrators (auth).
     permission: 'none',
@@ -167,8 +179,14 @@ const organizationBody = z.object({
   yubikey: z
     .union([
       z.object({
-        clientId: z.string().regex(/^[0-9]{1,64}$/, messages.yubikeyClientId),
-        secretKey: z.string().regex(/^[a-zA-Z0-9/=+]{10,128}$/, messages.yubikeySecretKey),
+        clientId: z
+          .string()
+          .regex(/^[0-9]{1,64}$/, messages.yubikeyClientId)
+          .meta({ examples: ['12345'] }),
+        secretKey: z
+          .string()
+          .regex(/^[a-zA-Z0-9/=+]{10,128}$/, messages.yubikeySecretKey)
+          .meta({ examples: ['c2VjcmV0a2V5MTIzNDU2Nzg='] }),
         validationUrl: z.url({ protocol: /^https?$/ }).optional(),
       }),
       z.object({}).strict(),
@@ -210,6 +228,8 @@ export const settingsRoutes = [
       path: '/mfa/settings.json',
       action: 'MfaOrgSettingsPost.post',
       summary: "Set the organisation's MFA providers",
+      description:
+        'Enables or disables TOTP and Yubikey for the organisation (Yubikey needs Yubico API credentials, checked before they are stored). Duo is refused with a message. Users keep their devices; a disabled provider is simply not asked for.',
       auth: 'admin',
       // The caller's own devices; organisation settings and resets are for administrators (auth).
       permission: 'none',

@@ -85,6 +85,8 @@ const jsonVerifyRoutes = (provider: Provider, field: 'totp' | 'hotp', name: stri
     path: `/mfa/verify/${provider}.json`,
     action: `${name}VerifyGet.get`,
     summary: `Is a ${provider} check possible now?`,
+    description:
+      '200 when the caller has this provider set up and the organisation enables it, so the client may show the code form; 400 otherwise.',
     auth: 'user',
     // Checks the caller's own second factors.
     permission: 'none',
@@ -99,6 +101,8 @@ const jsonVerifyRoutes = (provider: Provider, field: 'totp' | 'hotp', name: stri
     path: `/mfa/verify/${provider}.json`,
     action: `${name}VerifyPost.post`,
     summary: `Check a ${provider} code; on success the passbolt_mfa cookie proves it`,
+    description:
+      "Checks a one-time password from the caller's device. On success the `passbolt_mfa` cookie proves the check for this sign-in, or for 30 days with `remember`. Too many wrong codes sign the caller out.",
     auth: 'user',
     // Checks the caller's own second factors.
     permission: 'none',
@@ -184,6 +188,8 @@ export const verifyRoutes = [
       path: '/mfa/verify/error.json',
       action: 'MfaVerifyAjaxError.get',
       summary: 'Where requests go while a second factor is owed: always 403 with the providers',
+      description:
+        'While a signed-in user still owes a second factor, every other request answers as this one: 403 with the providers the user may verify with, so the client opens the right form.',
       auth: 'user',
       // Checks the caller's own second factors.
       permission: 'none',

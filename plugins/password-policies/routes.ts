@@ -30,6 +30,8 @@ export const routes = [
     path: '/password-generator/settings.json',
     action: 'PasswordGeneratorSettings.redirect',
     summary: 'Deprecated: redirects to /password-policies/settings.json',
+    description:
+      'Kept for older clients: answers 302 to `/password-policies/settings.json`, which describes the same policy.',
     auth: 'user',
     // A redirect; the target decides.
     permission: 'none',

@@ -1,7 +1,7 @@
 // Access policies routes declare: "the caller has at least <level> on the <item> named by a path
 // parameter". The check runs before the handler, inside the route's transaction when it has one.
 import { lockRows } from '../../api/db/transaction.ts'
-import { notFound } from '../../api/errors.ts'
+import { messages, notFound } from '../../api/errors.ts'
 import type { AccessPolicy } from '../../api/plugin.ts'
 import { type Aco, type Level, OWNER, READ, UPDATE } from './levels.ts'
 import { type AccessRefusal, requireAccess } from './service.ts'
@@ -30,6 +30,7 @@ export const canAccess = (
 ): AccessPolicy<Granted, Record<string, string>> => ({
   description: `at least ${LEVEL_NAMES[options.level]} permission on the ${options.model}`,
   refusals: options.level === READ ? [404] : [403, 404],
+  refusalMessages: { 403: options.forbidden, 404: messages.modelNotFound(options.model) },
   check: async ({ user, params, em }) => {
     const id = params[options.param]
     if (options.lock && !(await lockRows(em, options.lock, [id])).has(id))

@@ -23,23 +23,47 @@ const resourceFields = {
 
 const secret = z.looseObject({ data: z.string().max(MAX_SECRET_ARMORED) })
 
-export const createBody = z.object({
-  ...resourceFields,
-  folder_parent_id: z.uuid().nullable().optional(),
-  personal: z.boolean().nullable().optional(),
-  secrets: z
-    .array(secret, { error: 'The secrets should be a list.' })
-    .min(1, { error: 'The secrets should not be empty.' })
-    .max(1, { error: 'The secrets should contain only the secret of the owner.' }),
-})
+// The API reference's examples: a v4 resource, since a body generated field by field would mix
+// v4 and v5 fields, which no client sends.
+const exampleSecret = '-----BEGIN PGP MESSAGE-----\n\nwcFMA…\n-----END PGP MESSAGE-----\n'
+const exampleResource = {
+  name: 'Bank',
+  username: 'ada@example.com',
+  uri: 'https://bank.example.com/',
+  description: null,
+  resource_type_id: 'a28a04cd-6f53-518a-967c-9963bf9cec51',
+}
 
-export const updateBody = z.object({
-  ...resourceFields,
-  secrets: z
-    .array(z.looseObject({ user_id: z.uuid(), data: z.string().max(MAX_SECRET_ARMORED) }))
-    .max(100_000)
-    .optional(),
-})
+export const createBody = z
+  .object({
+    ...resourceFields,
+    folder_parent_id: z.uuid().nullable().optional(),
+    personal: z.boolean().nullable().optional(),
+    secrets: z
+      .array(secret, { error: 'The secrets should be a list.' })
+      .min(1, { error: 'The secrets should not be empty.' })
+      .max(1, { error: 'The secrets should contain only the secret of the owner.' }),
+  })
+  .meta({
+    examples: [{ ...exampleResource, folder_parent_id: null, secrets: [{ data: exampleSecret }] }],
+  })
+
+export const updateBody = z
+  .object({
+    ...resourceFields,
+    secrets: z
+      .array(z.looseObject({ user_id: z.uuid(), data: z.string().max(MAX_SECRET_ARMORED) }))
+      .max(100_000)
+      .optional(),
+  })
+  .meta({
+    examples: [
+      {
+        ...exampleResource,
+        secrets: [{ user_id: 'd57c10f5-639d-5160-9c81-8a0c6c4ec856', data: exampleSecret }],
+      },
+    ],
+  })
 
 export type CreateBody = z.output<typeof createBody>
 export type UpdateBody = z.output<typeof updateBody>

@@ -10,6 +10,8 @@ export const routes = [
     path: '/roles.json',
     action: 'RolesIndex.index',
     summary: 'List the roles',
+    description:
+      'The roles a user can have (`admin`, `user`, `guest`), the same for every caller. Users carry a `role_id` from this list.',
     auth: 'user',
     // The built-in roles are the same for everyone.
     permission: 'none',

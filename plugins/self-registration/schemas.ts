@@ -11,7 +11,12 @@ export const settingsBody = z.object({
   provider: z.literal('email_domains', { error: messages.providerUnknown }),
   data: z.object({
     allowed_domains: z
-      .array(z.string().max(253))
+      .array(
+        z
+          .string()
+          .max(253)
+          .meta({ examples: ['example.com'] }),
+      )
       .min(1, { error: messages.domainsEmpty })
       .max(1000)
       .superRefine((domains, context) => {

@@ -8,6 +8,8 @@ export const routes = [
     path: '/settings.json',
     action: 'SettingsIndex.index',
     summary: 'Server settings and the plugins it offers (guest or signed-in shape)',
+    description:
+      'What the clients need before and after sign-in: the application URL, locale, server version and the settings flags of every enabled plugin. Guests get the public flags only; signed-in users also get the flags meant for them.',
     auth: 'public',
     // Server settings; what a guest may see is chosen by the settings flags.
     permission: 'none',

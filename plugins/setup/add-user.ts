@@ -36,6 +36,7 @@ const addBody = z.object({
 const administrators: AccessPolicy<undefined, Record<string, never>> = {
   description: 'administrators only',
   refusals: [403],
+  refusalMessages: { 403: messages.adminOnly },
   check: async ({ user }) => {
     if (user.role !== 'admin') throw forbidden(messages.adminOnly)
     return undefined

@@ -41,6 +41,8 @@ const completeRoutes = (method: 'PUT' | 'POST') => [
     path: '/setup/complete/{userId}.json',
     action: 'SetupComplete.complete',
     summary: 'Finish the setup: store the public key and activate the account',
+    description:
+      "The last step of a setup link: stores the user's armored public key (with the account recovery choice) and activates the account. The setup token is spent; it works once.",
     auth: 'public',
     // The link's single-use token proves who; the user is never signed in here.
     permission: 'none',
@@ -60,6 +62,8 @@ const completeRoutes = (method: 'PUT' | 'POST') => [
     path: '/setup/recover/complete/{userId}.json',
     action: 'RecoverComplete.complete',
     summary: "Finish a recovery: the key must be the account's key",
+    description:
+      'The last step of a recovery link: the key sent must be the one the account already has. The recovery token is spent.',
     auth: 'public',
     // The link's single-use token proves who; the user is never signed in here.
     permission: 'none',
@@ -83,6 +87,8 @@ export const routes = [
     path: '/setup/start/{userId}/{tokenId}.json',
     action: 'SetupStart.start',
     summary: 'Check a setup link and return the user it is for',
+    description:
+      'Whether the setup token is valid for this user (not expired, not used) and who the user is, with the passphrase policy in force.',
     auth: 'public',
     // The link's single-use token proves who; the user is never signed in here.
     permission: 'none',
@@ -97,6 +103,8 @@ export const routes = [
     path: '/users/recover.json',
     action: 'UsersRecover.post',
     summary: 'Ask for an account recovery link by email',
+    description:
+      'Mails a recovery link to an active user with that username. The answer does not say whether the address is known.',
     auth: 'public',
     // The link's single-use token proves who; the user is never signed in here.
     permission: 'none',
@@ -113,6 +121,8 @@ export const routes = [
     path: '/setup/recover/start/{userId}/{tokenId}.json',
     action: 'RecoverStart.start',
     summary: 'Check a recovery link and return the user it is for',
+    description:
+      'Whether the recovery token is valid for this user and who the user is, with the passphrase policy in force.',
     auth: 'public',
     // The link's single-use token proves who; the user is never signed in here.
     permission: 'none',
@@ -125,6 +135,7 @@ export const routes = [
     path: '/setup/recover/abort/{userId}.json',
     action: 'RecoverAbort.post',
     summary: 'Abandon a recovery; its link stops working',
+    description: 'Marks the recovery token as used so the link in the mail no longer works.',
     auth: 'public',
     // The link's single-use token proves who; the user is never signed in here.
     permission: 'none',

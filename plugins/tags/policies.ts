@@ -1,6 +1,6 @@
 // Access policy of the routes that change one tag: only a personal tag the caller tags resources
 // with. A shared tag is refused with 403 whoever asks (as passbolt does); any other tag is 404.
-import { forbidden, notFound } from '../../api/errors.ts'
+import { forbidden, messages, notFound } from '../../api/errors.ts'
 import type { AccessPolicy } from '../../api/plugin.ts'
 import { findTag, lockTags, type TagJson, tagJson } from './service.ts'
 
@@ -13,6 +13,7 @@ export const personalTagOfCaller = (
 ): AccessPolicy<TagGranted, { id: string }> => ({
   description: 'a personal tag the caller tags resources with',
   refusals: [403, 404],
+  refusalMessages: { 403: sharedRefusal, 404: messages.modelNotFound('tag') },
   check: async ({ em, user, params }) => {
     // Taken before reading the tag, so that no other change to tags interleaves.
     await lockTags(em)

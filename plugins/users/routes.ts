@@ -55,6 +55,7 @@ const userContain = {
 const administrators: AccessPolicy<undefined, { id: string }> = {
   description: 'administrators only',
   refusals: [403],
+  refusalMessages: { 403: messages.notAuthorized },
   check: async ({ user, params }) => {
     if (user.role !== 'admin') throw forbidden(messages.notAuthorized)
     requireUuid(params.id)
@@ -69,6 +70,7 @@ const administrators: AccessPolicy<undefined, { id: string }> = {
 const editPolicy: AccessPolicy<undefined, { id: string }> = {
   description: 'the user themselves, or an administrator',
   refusals: [403],
+  refusalMessages: { 403: messages.notAuthorized },
   check: async ({ user, params, rawBody }) => {
     if (user.role !== 'admin' && params.id !== user.id) throw forbidden(messages.notAuthorized)
     requireUuid(params.id)

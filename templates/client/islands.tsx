@@ -4,6 +4,7 @@
 import { Component, type ComponentType, type ReactNode } from 'react'
 import { hydrateRoot, type Root } from 'react-dom/client'
 import { AnnouncementBar } from '../AnnouncementBar.tsx'
+import { ApiFilter } from '../ApiFilter.tsx'
 import { CopyButton } from '../CopyButton.tsx'
 import { whenIdle } from '../idle.ts'
 import type { IslandName } from '../island-names.ts'
@@ -31,6 +32,7 @@ const COMPONENTS: Record<IslandName, ComponentType<any>> = {
   search: SearchPageLoader,
   tabs: TabList,
   copy: CopyButton,
+  'api-filter': ApiFilter,
 }
 
 class IslandBoundary extends Component<

@@ -1,0 +1,158 @@
+// The OpenAPI document behind the API reference: from the build cache while the files it is
+// built from are unchanged (hashed, a few milliseconds), else from its module, bundled with
+// esbuild (in its own process) and run in a worker thread, so the server's code loads while
+// the build renders Markdown. Bundling costs about half of what loading the sources through
+// tsx does.
+import { createHash } from 'node:crypto'
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import { build, type Plugin } from 'esbuild'
+import type { BuildCache } from '../build-cache.ts'
+import { DocsError } from '../errors.ts'
+import type { SiteConfig } from '../site-config.ts'
+import type { OpenApiDocument } from './openapi-types.ts'
+
+export interface LoadedDocument {
+  document: OpenApiDocument
+  /** The document's JSON as written beside the page. */
+  json: string
+  /** Hash of the sources it was built from. */
+  key: string
+}
+
+const IGNORED = new Set(['node_modules', '.git', '.cache', '.data'])
+
+const filesOf = (path: string): string[] => {
+  if (!existsSync(path)) return []
+  if (!statSync(path).isDirectory()) return [path]
+  return readdirSync(path, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .filter((file) => !file.split(/[\\/]/).some((part) => IGNORED.has(part)))
+    .sort()
+}
+
+/** A hash of every file the document is built from (paths and contents). */
+export const sourcesKey = (root: string, reference: NonNullable<SiteConfig['apiReference']>) => {
+  const hash = createHash('sha256').update(reference.document).update('\0')
+  for (const file of [reference.document, ...reference.sources].flatMap((source) =>
+    filesOf(join(root, source)),
+  ))
+    hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0')
+  return hash.digest('hex')
+}
+
+/**
+ * Keeps the bundle runnable from anywhere: packages stay external but are imported by the path
+ * esbuild resolves them to from their importer, and each source keeps its own
+ * `import.meta.url` (code that resolves files next to itself still finds them).
+ */
+// Spelt in parts: bin/docs.js rewrites that expression wherever it appears in the CLI's sources.
+const MODULE_URL = ['import', 'meta', 'url'].join('.')
+
+const runnableAnywhere: Plugin = {
+  name: 'runnable-anywhere',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^[^./]/ }, async (args) => {
+      if (args.pluginData?.inner || args.path.startsWith('node:')) return undefined
+      const resolved = await esbuild.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: { inner: true },
+      })
+      if (resolved.errors.length) return { errors: resolved.errors }
+      return { path: resolved.external ? args.path : resolved.path, external: true }
+    })
+    esbuild.onLoad({ filter: /\.[cm]?tsx?$/ }, (args) => ({
+      contents: readFileSync(args.path, 'utf8').replaceAll(
+        MODULE_URL,
+        JSON.stringify(pathToFileURL(args.path).href),
+      ),
+      loader: args.path.endsWith('x') ? 'tsx' : 'ts',
+    }))
+  },
+}
+
+/** Imports the bundle and posts the document as JSON (plain JavaScript: no loader needed). */
+const WORKER = `const { parentPort, workerData } = require('node:worker_threads')
+import(workerData.url)
+  .then(async ({ default: exported }) => {
+    if (exported === undefined) throw new Error('no default export')
+    const document = typeof exported === 'function' ? await exported() : exported
+    parentPort.postMessage({ type: 'done', json: JSON.stringify(document) })
+  })
+  .catch((error) => {
+    parentPort.postMessage({ type: 'failed', message: String(error?.message ?? error).split('\\n')[0] })
+  })`
+
+const runModule = async (file: string): Promise<string> => {
+  const { outputFiles } = await build({
+    entryPoints: [file],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    jsx: 'automatic',
+    write: false,
+    logLevel: 'silent',
+    plugins: [runnableAnywhere],
+  })
+  const dir = mkdtempSync(join(tmpdir(), 'keyward-openapi-'))
+  const bundle = join(dir, 'document.mjs')
+  writeFileSync(bundle, outputFiles[0].contents)
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      const worker = new Worker(WORKER, {
+        eval: true,
+        workerData: { url: pathToFileURL(bundle).href },
+      })
+      worker.once('error', reject)
+      worker.once('message', (message: { type: string; json?: string; message?: string }) => {
+        void worker.terminate()
+        if (message.type === 'done') resolve(message.json!)
+        else reject(new Error(message.message))
+      })
+    })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** Starts loading the document; await the result when the page is written. */
+export const loadApiDocument = async (
+  root: string,
+  reference: NonNullable<SiteConfig['apiReference']>,
+  cache: BuildCache | undefined,
+): Promise<LoadedDocument> => {
+  const key = sourcesKey(root, reference)
+  let json = cache?.entry<string>('api-document', key)
+  if (json === undefined) {
+    const file = join(root, reference.document)
+    if (!existsSync(file)) throw new DocsError(`${reference.document}: file not found`)
+    try {
+      json = await runModule(file)
+    } catch (error) {
+      const failure = error as Error & { errors?: { text: string }[] }
+      throw new DocsError(
+        `${reference.document}: ${failure.errors?.[0]?.text ?? failure.message.split('\n')[0]}`,
+      )
+    }
+    cache?.storeEntry('api-document', key, json)
+  }
+  const document = JSON.parse(json) as OpenApiDocument
+  if (typeof document.openapi !== 'string' || !document.openapi.startsWith('3.1'))
+    throw new DocsError(`${reference.document}: not an OpenAPI 3.1 document`)
+  return { document, json, key }
+}
