@@ -11,8 +11,6 @@ export interface AdministrationContext {
   admin: ExtensionBrowser
   api: TestApi
   domain: string
-  /** Answers expected while other plugins are still being built. */
-  pending: string[]
 }
 
 const setting = (api: TestApi, property: string) =>
@@ -22,7 +20,7 @@ export const runAdministrationSteps = async (
   t: ExecutionContext,
   context: AdministrationContext,
 ) => {
-  const { steps, admin, api, domain, pending } = context
+  const { steps, admin, api, domain } = context
   const app = admin.iframe('app')
   /** Opens an administration page from the organisation settings menu. */
   const open = async (menu: string, title: string) => {
@@ -50,55 +48,43 @@ export const runAdministrationSteps = async (
   }
   const checked = (frame: FrameLocator, selector: string) => frame.locator(selector).isChecked()
 
-  await steps.run(
-    '6a. password policies: a 24-character default length',
-    async () => {
-      await open('Password Policy', 'Password Policy')
-      await app.getByText('This current configuration source is: default configuration.').waitFor()
-      await app.getByText('Passwords settings', { exact: true }).click()
-      const length = app.locator('#configure-password-generator-form-length')
-      t.is(await length.inputValue(), '18')
-      await length.fill('24')
-      await save('The password policy settings were updated.')
-      await reload('Password Policy')
-      await app.getByText('Passwords settings', { exact: true }).click()
-      t.is(await length.inputValue(), '24')
-      const stored = (await setting(api, 'passwordPolicies')) as {
-        password_generator_settings: { length: number }
-      }
-      t.is(stored.password_generator_settings.length, 24)
-    },
-    pending,
-  )
+  await steps.run('6a. password policies: a 24-character default length', async () => {
+    await open('Password Policy', 'Password Policy')
+    await app.getByText('This current configuration source is: default configuration.').waitFor()
+    await app.getByText('Passwords settings', { exact: true }).click()
+    const length = app.locator('#configure-password-generator-form-length')
+    t.is(await length.inputValue(), '18')
+    await length.fill('24')
+    await save('The password policy settings were updated.')
+    await reload('Password Policy')
+    await app.getByText('Passwords settings', { exact: true }).click()
+    t.is(await length.inputValue(), '24')
+    const stored = (await setting(api, 'passwordPolicies')) as {
+      password_generator_settings: { length: number }
+    }
+    t.is(stored.password_generator_settings.length, 24)
+  })
 
-  await steps.run(
-    '6b. user passphrase policies: 128 bits minimum',
-    async () => {
-      await open('User Passphrase Policies', 'User Passphrase Policies')
-      await app.locator('#entropy_minimum').fill('4')
-      await save('The user passphrase policies were updated.')
-      await reload('User Passphrase Policies')
-      t.is(await app.locator('#entropy_minimum').inputValue(), '4')
-      const stored = (await setting(api, 'userPassphrasePolicies')) as { entropy_minimum: number }
-      t.is(stored.entropy_minimum, 128)
-    },
-    pending,
-  )
+  await steps.run('6b. user passphrase policies: 128 bits minimum', async () => {
+    await open('User Passphrase Policies', 'User Passphrase Policies')
+    await app.locator('#entropy_minimum').fill('4')
+    await save('The user passphrase policies were updated.')
+    await reload('User Passphrase Policies')
+    t.is(await app.locator('#entropy_minimum').inputValue(), '4')
+    const stored = (await setting(api, 'userPassphrasePolicies')) as { entropy_minimum: number }
+    t.is(stored.entropy_minimum, 128)
+  })
 
-  await steps.run(
-    '6c. password expiry: turned on',
-    async () => {
-      await open('Password Expiry', 'Password Expiry')
-      t.false(await checked(app, '#passwordExpirySettingsToggle'))
-      await app.locator('#passwordExpirySettingsToggle').check({ force: true })
-      await save('The password expiry settings were updated.')
-      await reload('Password Expiry')
-      t.true(await checked(app, '#passwordExpirySettingsToggle'))
-      t.deepEqual((await setting(api, 'passwordExpiry')) as unknown, {
-        automatic_expiry: true,
-        automatic_update: true,
-      })
-    },
-    pending,
-  )
+  await steps.run('6c. password expiry: turned on', async () => {
+    await open('Password Expiry', 'Password Expiry')
+    t.false(await checked(app, '#passwordExpirySettingsToggle'))
+    await app.locator('#passwordExpirySettingsToggle').check({ force: true })
+    await save('The password expiry settings were updated.')
+    await reload('Password Expiry')
+    t.true(await checked(app, '#passwordExpirySettingsToggle'))
+    t.deepEqual((await setting(api, 'passwordExpiry')) as unknown, {
+      automatic_expiry: true,
+      automatic_update: true,
+    })
+  })
 }

@@ -1,18 +1,19 @@
-// Steps 2-5 of the end-to-end scenario, in the password workspace: the administrator creates a
+// Steps 2 and 4a of the end-to-end scenario, in the password workspace: the administrator creates a
 // password, reveals it, files it in a folder; the server's state is checked beside what the
 // user sees.
 import type { ExecutionContext } from 'ava'
 import type { FrameLocator } from 'playwright-core'
 import type { TestApi } from '../helpers/api.ts'
 import type { ExtensionBrowser, Steps } from '../helpers/extension.ts'
+import { withPassphrase } from './accounts.ts'
 
 export interface WorkspaceContext {
   steps: Steps
   admin: ExtensionBrowser
   api: TestApi
   domain: string
-  /** Answers expected while other plugins are still being built. */
-  pending: string[]
+  /** The administrator's, for when the extension asks for it again. */
+  passphrase: string
 }
 
 export const PASSWORD = {
@@ -23,21 +24,25 @@ export const PASSWORD = {
 }
 export const FOLDER = 'Infrastructure'
 
-const sql = async <T>(api: TestApi, query: string, params: unknown[] = []) =>
+export const sql = async <T>(api: TestApi, query: string, params: unknown[] = []) =>
   (await api.app.orm.em.fork().getConnection().execute(query, params)) as T[]
 
 /** Opens the workspace home and waits for its grid. */
-const home = async (browser: ExtensionBrowser, domain: string) => {
+export const home = async (browser: ExtensionBrowser, domain: string) => {
   await browser.page.goto(`${domain}/app/passwords`)
   await browser.iframe('app').getByRole('button', { name: 'Create' }).waitFor({ timeout: 60_000 })
 }
 
 /** The grid row of a resource. */
-const rowOf = (app: FrameLocator, name: string) =>
+export const rowOf = (app: FrameLocator, name: string) =>
   app.locator('.tableview-content tr, .tableview-content .row').filter({ hasText: name }).first()
 
 /** Selects a resource and reveals its password in the details sidebar; returns what it shows. */
-export const revealPassword = async (browser: ExtensionBrowser, name: string) => {
+export const revealPassword = async (
+  browser: ExtensionBrowser,
+  name: string,
+  passphrase: string,
+) => {
   const app = browser.iframe('app')
   // On its name: a click in the password cell copies the password instead of selecting.
   await rowOf(app, name).getByText(name, { exact: true }).click()
@@ -47,12 +52,13 @@ export const revealPassword = async (browser: ExtensionBrowser, name: string) =>
   await value.hover()
   await value.locator('.password-view').click()
   const secret = value.locator('.secret-password')
+  await withPassphrase(app, value.locator('.secret-password:not(.secret-copy)'), passphrase, 30_000)
   await secret.getByText('Copy to clipboard').waitFor({ state: 'detached', timeout: 30_000 })
   return (await secret.innerText()).replace(/\s+/g, '')
 }
 
 export const runWorkspaceSteps = async (t: ExecutionContext, context: WorkspaceContext) => {
-  const { steps, admin, api, domain, pending } = context
+  const { steps, admin, api, domain, passphrase } = context
   const app = admin.iframe('app')
 
   await steps.run(
@@ -81,9 +87,8 @@ export const runWorkspaceSteps = async (t: ExecutionContext, context: WorkspaceC
       t.deepEqual(stored, { username: PASSWORD.username, secrets: 1 })
       // After a reload the list comes from the server, not from what the page just made.
       await home(admin, domain)
-      t.is(await revealPassword(admin, PASSWORD.name), PASSWORD.secret)
+      t.is(await revealPassword(admin, PASSWORD.name, passphrase), PASSWORD.secret)
     },
-    pending,
   )
 
   await steps.run(
@@ -97,8 +102,12 @@ export const runWorkspaceSteps = async (t: ExecutionContext, context: WorkspaceC
       await app.getByText('The folder has been added successfully').waitFor({ timeout: 30_000 })
       const folder = app.locator('.folders-tree').getByText(FOLDER, { exact: true }).first()
       await folder.waitFor()
-      // The new folder opens; the password is at the root, listed from Home.
+      // The new folder opens (a drag started before would lose its rows); the password is at
+      // the root, listed from Home.
+      await admin.page.waitForURL(/\/app\/folders\/view\//)
+      await app.getByText('No passwords in this folder yet.').waitFor()
       await app.getByRole('button', { name: 'Home' }).click()
+      await admin.page.waitForURL(new RegExp(`^${domain}/app/passwords$`))
       await rowOf(app, PASSWORD.name).dragTo(folder)
       await rowOf(app, PASSWORD.name).getByText(FOLDER).waitFor({ timeout: 30_000 })
       const [placed] = await sql<{ parent: string }>(
@@ -113,6 +122,5 @@ export const runWorkspaceSteps = async (t: ExecutionContext, context: WorkspaceC
       await folder.click()
       await rowOf(app, PASSWORD.name).waitFor()
     },
-    pending,
   )
 }
