@@ -2,11 +2,12 @@
 // users; non-administrators see active users only), filtered and ordered as the clients ask and
 // cut to the page on narrow rows; then the page alone gets its keys and memberships, and
 // PostgreSQL writes each user as a JSON document (`user-document.ts`).
+import { randomUUID } from 'node:crypto'
 import type { EntityManager, Knex } from '@mikro-orm/postgresql'
 import type { AppContext } from '../../api/app.ts'
 import type { AuthUser } from '../../api/auth/user.ts'
 import type { Pagination } from '../../api/envelope.ts'
-import { selectRows } from '../../api/orm.ts'
+import { selectPrepared, selectRows } from '../../api/orm.ts'
 import type { ParsedQuery } from '../../api/query.ts'
 import { joinAvatar } from '../avatars/index.ts'
 import { isoDate, userDocument } from './user-document.ts'
@@ -130,16 +131,14 @@ export interface DirectoryPage {
   pagination: Pagination
 }
 
-/**
- * The page of users the caller may see that match the request. The wide rows (armored keys)
- * are never sorted by PostgreSQL, which would spill a large page to disk: they carry their
- * position and are put back in order here.
- */
-export const listUsers = async (
+type DocumentRow = { document: string; [POSITION]: string; [TOTAL]: string }
+
+/** The directory's statement for a request: the narrow page, then each user's document. */
+const directoryStatement = async (
   em: EntityManager,
   app: AppContext,
   request: DirectoryRequest & Pick<ParsedQuery, 'page' | 'limit' | 'order'>,
-): Promise<DirectoryPage> => {
+) => {
   const knex = em.getKnex()
   const { query } = await directoryQuery(knex, em, app, request)
   const orderBy = [
@@ -161,26 +160,36 @@ export const listUsers = async (
     .orderBy(orderBy)
   if (request.limit !== null)
     ordered.limit(request.limit).offset((request.page - 1) * request.limit)
-  const rows = await selectRows<{ document: string; [POSITION]: string; [TOTAL]: string }>(
-    em,
-    (k) => {
-      const wide = k
-        .with('page', ordered)
-        .from('page')
-        .select(
-          `page.${POSITION}`,
-          `page.${TOTAL}`,
-          userDocument(k, request.contain, app.config.appUrl),
-        )
-      if (request.contain.gpgkey)
-        wide.leftJoin('gpgkeys', (on) =>
-          on.on('gpgkeys.user_id', 'page.id').andOnVal('gpgkeys.deleted', false),
-        )
-      if (request.contain.groups_users)
-        wide.leftJoin(membershipsOfPage(k), 'memberships.user_id', 'page.id')
-      return wide
-    },
-  )
+  const statement = knex
+    .with('page', ordered)
+    .from('page')
+    .select(
+      `page.${POSITION}`,
+      `page.${TOTAL}`,
+      userDocument(knex, request.contain, app.config.appUrl),
+    )
+  if (request.contain.gpgkey)
+    statement.leftJoin('gpgkeys', (on) =>
+      on.on('gpgkeys.user_id', 'page.id').andOnVal('gpgkeys.deleted', false),
+    )
+  if (request.contain.groups_users)
+    statement.leftJoin(membershipsOfPage(knex), 'memberships.user_id', 'page.id')
+  // Wrapped: an async function returning the builder itself would run it.
+  return { query, statement }
+}
+
+/**
+ * The page of users the caller may see that match the request. The wide rows (armored keys)
+ * are never sorted by PostgreSQL, which would spill a large page to disk: they carry their
+ * position and are put back in order here.
+ */
+export const listUsers = async (
+  em: EntityManager,
+  app: AppContext,
+  request: DirectoryRequest & Pick<ParsedQuery, 'page' | 'limit' | 'order'>,
+): Promise<DirectoryPage> => {
+  const { query, statement } = await directoryStatement(em, app, request)
+  const rows = await selectRows<DocumentRow>(em, () => statement)
   rows.sort((a, b) => Number(a[POSITION]) - Number(b[POSITION]))
   let count = rows.length > 0 ? Number(rows[0][TOTAL]) : 0
   if (rows.length === 0 && request.page > 1) {
@@ -195,18 +204,39 @@ export const listUsers = async (
   }
 }
 
+/** Stands for the viewed user's id while the view statement is compiled. */
+const VIEWED = randomUUID()
+
+/**
+ * The view statement of each server, compiled once per caller role and set of contains: for one
+ * user, compiling the directory statement costs the server more than PostgreSQL takes to run it
+ * (`GET /users/me.json` is among the calls clients make most).
+ */
+const viewStatements = new WeakMap<AppContext, Map<string, Knex.Sql>>()
+
 /** One user as the directory shows them to the caller, or undefined when hidden. */
 export const viewUser = async (
   em: EntityManager,
   app: AppContext,
   request: DirectoryRequest & { id: string },
 ): Promise<Record<string, unknown> | undefined> => {
-  const page = await listUsers(em, app, {
-    ...request,
-    filter: { ids: [request.id] },
-    page: 1,
-    limit: 1,
-    order: [],
-  })
-  return page.documents[0] === undefined ? undefined : JSON.parse(page.documents[0])
+  if (!viewStatements.has(app)) viewStatements.set(app, new Map())
+  const compiled = viewStatements.get(app)!
+  const contains = Object.keys(request.contain).filter((name) => request.contain[name])
+  const key = `${request.user.role === 'admin'}|${contains.sort().join(',')}`
+  let sql = compiled.get(key)
+  if (!sql) {
+    const { statement } = await directoryStatement(em, app, {
+      ...request,
+      filter: { ids: [VIEWED] },
+      page: 1,
+      limit: 1,
+      order: [],
+    })
+    sql = statement.toSQL()
+    compiled.set(key, sql)
+  }
+  const bindings = sql.bindings.map((value) => (value === VIEWED ? request.id : value))
+  const [row] = await selectPrepared<DocumentRow>(em, sql.sql, bindings)
+  return row === undefined ? undefined : JSON.parse(row.document)
 }
