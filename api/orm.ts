@@ -1,5 +1,5 @@
 // MikroORM on PostgreSQL: the shared entity fields, ORM start-up and the migrator.
-import { createHash, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { defineEntity, type EntitySchema } from '@mikro-orm/core'
 import { Migrator } from '@mikro-orm/migrations'
 import { type EntityManager, type Knex, MikroORM, PostgreSqlDriver } from '@mikro-orm/postgresql'
@@ -49,29 +49,6 @@ export const selectSql = <T>(
   sql: string,
   bindings: Record<string, unknown>,
 ): Promise<T[]> => em.execute<T[]>(em.getKnex().raw(sql, bindings as never) as never)
-
-/**
- * Rows of a statement the query builder compiled earlier (`toSQL()`: `?` placeholders and their
- * values), as a prepared statement named after its text: PostgreSQL parses and plans it once per
- * connection rather than once per request (the ORM's own path sends every statement as new text
- * with its values written in). For hot statements whose text is cached. Runs in `em`'s
- * transaction when it has one, like `selectRows`.
- */
-export const selectPrepared = async <T>(
-  em: EntityManager,
-  sql: string,
-  bindings: readonly unknown[],
-): Promise<T[]> => {
-  const name = `kw_${createHash('sha256').update(sql).digest('hex').slice(0, 32)}`
-  const query = em
-    .getKnex()
-    .raw(sql, bindings as never)
-    .options({ name })
-  const transaction = em.getTransactionContext()
-  if (transaction) query.transacting(transaction)
-  const result = (await query) as unknown as { rows: T[] }
-  return result.rows
-}
 
 /**
  * Runs a statement built with the query builder (insert, update, delete) through `em`, inside

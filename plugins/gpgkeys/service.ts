@@ -1,52 +1,11 @@
-// OpenPGP public keys as the API answers them, with the facts read from each key when it was
-// stored (bits, uid, key id, fingerprint, type, expiry, creation).
+// The keys list: OpenPGP public keys filtered and paged as the clients ask.
 import type { EntityManager, Knex } from '@mikro-orm/postgresql'
-import { formatTimestamp } from '../../api/envelope.ts'
 import { selectRows } from '../../api/orm.ts'
 import { selectPage } from '../../api/pagination.ts'
 import type { ParsedQuery } from '../../api/query.ts'
-
-const COLUMNS = [
-  'id',
-  'user_id',
-  'armored_key',
-  'bits',
-  'uid',
-  'key_id',
-  'fingerprint',
-  'type',
-  'expires',
-  'key_created',
-  'deleted',
-  'created',
-  'modified',
-] as const
-
-interface KeyRow {
-  id: string
-  user_id: string
-  armored_key: string
-  bits: number | null
-  uid: string
-  key_id: string
-  fingerprint: string
-  type: string
-  expires: string | null
-  key_created: string | null
-  deleted: boolean
-  created: string
-  modified: string
-}
+import { GPGKEY_COLUMNS, type GpgkeyRow, gpgkeyJson } from '../users/index.ts'
 
 export const SORTABLE = { 'Gpgkeys.key_id': 'gpgkeys.key_id' } as const
-
-export const gpgkeyJson = (row: KeyRow) => ({
-  ...row,
-  expires: formatTimestamp(row.expires),
-  key_created: formatTimestamp(row.key_created),
-  created: formatTimestamp(row.created),
-  modified: formatTimestamp(row.modified),
-})
 
 export interface KeyFilters {
   modifiedAfter?: Date
@@ -57,7 +16,7 @@ export interface KeyFilters {
 const listQuery = (knex: Knex, filters: KeyFilters) => {
   const query = knex('gpgkeys')
     .where('gpgkeys.deleted', filters.deleted)
-    .select(COLUMNS.map((column) => `gpgkeys.${column}`))
+    .select(GPGKEY_COLUMNS.map((column) => `gpgkeys.${column}`))
   if (filters.modifiedAfter) query.where('gpgkeys.modified', '>', filters.modifiedAfter)
   if (filters.users) query.whereIn('gpgkeys.user_id', filters.users)
   return query
@@ -69,7 +28,7 @@ export const selectKeys = async (
   query: Pick<ParsedQuery, 'page' | 'limit' | 'order'>,
   filters: KeyFilters,
 ) => {
-  const page = await selectPage<KeyRow>(em, query, (knex) => {
+  const page = await selectPage<GpgkeyRow>(em, query, (knex) => {
     const list = listQuery(knex, filters)
     for (const { field, direction } of query.order)
       list.orderBy(SORTABLE[field as keyof typeof SORTABLE], direction)
@@ -80,8 +39,8 @@ export const selectKeys = async (
 
 /** One key, live or deleted, by id. */
 export const selectKey = async (em: EntityManager, id: string) => {
-  const [row] = await selectRows<KeyRow>(em, (knex) =>
-    knex('gpgkeys').where('id', id).select(COLUMNS),
+  const [row] = await selectRows<GpgkeyRow>(em, (knex) =>
+    knex('gpgkeys').where('id', id).select(GPGKEY_COLUMNS),
   )
   return row && gpgkeyJson(row)
 }

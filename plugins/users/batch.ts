@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql'
 import { formatTimestamp } from '../../api/envelope.ts'
 import { selectRows } from '../../api/orm.ts'
 import { type AvatarColumns, avatarJson, joinAvatar } from '../avatars/index.ts'
+import { GPGKEY_COLUMNS, type GpgkeyRow, gpgkeyJson } from './gpgkey-json.ts'
 
 interface Row extends Partial<AvatarColumns> {
   id: string
@@ -107,44 +108,8 @@ export const embeddedUsers = async (
 
 /** The live key of each of these users, by user id, as the API answers keys. */
 export const gpgkeysOfUsers = async (em: EntityManager, userIds: string[]) => {
-  const rows = await selectRows<
-    Record<string, unknown> & {
-      user_id: string
-      expires: string | null
-      key_created: string | null
-      created: string
-      modified: string
-    }
-  >(em, (knex) =>
-    knex('gpgkeys')
-      .whereIn('user_id', userIds)
-      .andWhere('deleted', false)
-      .select(
-        'id',
-        'user_id',
-        'armored_key',
-        'bits',
-        'uid',
-        'key_id',
-        'fingerprint',
-        'type',
-        'expires',
-        'key_created',
-        'deleted',
-        'created',
-        'modified',
-      ),
+  const rows = await selectRows<GpgkeyRow>(em, (knex) =>
+    knex('gpgkeys').whereIn('user_id', userIds).andWhere('deleted', false).select(GPGKEY_COLUMNS),
   )
-  return new Map(
-    rows.map((row) => [
-      row.user_id,
-      {
-        ...row,
-        expires: formatTimestamp(row.expires),
-        key_created: formatTimestamp(row.key_created),
-        created: formatTimestamp(row.created),
-        modified: formatTimestamp(row.modified),
-      },
-    ]),
-  )
+  return new Map(rows.map((row) => [row.user_id, gpgkeyJson(row)]))
 }

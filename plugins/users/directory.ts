@@ -2,12 +2,17 @@
 // users; non-administrators see active users only), filtered and ordered as the clients ask and
 // cut to the page on narrow rows; then the page alone gets its keys and memberships, and
 // PostgreSQL writes each user as a JSON document (`user-document.ts`).
-import { randomUUID } from 'node:crypto'
 import type { EntityManager, Knex } from '@mikro-orm/postgresql'
 import type { AppContext } from '../../api/app.ts'
 import type { AuthUser } from '../../api/auth/user.ts'
+import {
+  type CompiledQuery,
+  compileQuery,
+  parameterPlaceholder,
+  runCompiled,
+} from '../../api/db/prepared.ts'
 import type { Pagination } from '../../api/envelope.ts'
-import { selectPrepared, selectRows } from '../../api/orm.ts'
+import { selectRows } from '../../api/orm.ts'
 import type { ParsedQuery } from '../../api/query.ts'
 import { joinAvatar } from '../avatars/index.ts'
 import { isoDate, userDocument } from './user-document.ts'
@@ -204,15 +209,12 @@ export const listUsers = async (
   }
 }
 
-/** Stands for the viewed user's id while the view statement is compiled. */
-const VIEWED = randomUUID()
-
 /**
- * The view statement of each server, compiled once per caller role and set of contains: for one
- * user, compiling the directory statement costs the server more than PostgreSQL takes to run it
- * (`GET /users/me.json` is among the calls clients make most).
+ * The view statement of each server, compiled once per caller role and set of contains and run
+ * as a prepared statement: for one user, compiling the directory statement costs the server more
+ * than PostgreSQL takes to run it (`GET /users/me.json` is among the calls clients make most).
  */
-const viewStatements = new WeakMap<AppContext, Map<string, Knex.Sql>>()
+const viewStatements = new WeakMap<AppContext, Map<string, CompiledQuery>>()
 
 /** One user as the directory shows them to the caller, or undefined when hidden. */
 export const viewUser = async (
@@ -224,19 +226,18 @@ export const viewUser = async (
   const compiled = viewStatements.get(app)!
   const contains = Object.keys(request.contain).filter((name) => request.contain[name])
   const key = `${request.user.role === 'admin'}|${contains.sort().join(',')}`
-  let sql = compiled.get(key)
-  if (!sql) {
-    const { statement } = await directoryStatement(em, app, {
+  let statement = compiled.get(key)
+  if (!statement) {
+    const built = await directoryStatement(em, app, {
       ...request,
-      filter: { ids: [VIEWED] },
+      filter: { ids: [parameterPlaceholder(em.getKnex(), 0)] },
       page: 1,
       limit: 1,
       order: [],
     })
-    sql = statement.toSQL()
-    compiled.set(key, sql)
+    statement = compileQuery(built.statement)
+    compiled.set(key, statement)
   }
-  const bindings = sql.bindings.map((value) => (value === VIEWED ? request.id : value))
-  const [row] = await selectPrepared<DocumentRow>(em, sql.sql, bindings)
+  const [row] = await runCompiled<DocumentRow>(em, statement, [request.id])
   return row === undefined ? undefined : JSON.parse(row.document)
 }

@@ -19,6 +19,7 @@ export { type EmbeddedUser, embeddedUsers, gpgkeysOfUsers } from './batch.ts'
 export { listUsers, viewUser } from './directory.ts'
 export type { Gpgkey } from './entities/Gpgkey.ts'
 export type { User } from './entities/User.ts'
+export * from './gpgkey-json.ts'
 export { userJson as userResponse } from './schemas.ts'
 export * from './service.ts'
 export { GpgkeySchema, ProfileSchema, UserSchema }

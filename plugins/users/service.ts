@@ -10,6 +10,7 @@ import { RoleSchema } from '../roles/index.ts'
 import { type Gpgkey, GpgkeySchema } from './entities/Gpgkey.ts'
 import { type Profile, ProfileSchema } from './entities/Profile.ts'
 import { type User, UserSchema } from './entities/User.ts'
+import { GPGKEY_COLUMNS } from './gpgkey-json.ts'
 
 export interface GroupMembership {
   id: string
@@ -75,7 +76,7 @@ const pick = (row: Row, prefix: string) =>
       }),
   )
 
-const columns = (table: string, alias: string, names: string[]) =>
+const columns = (table: string, alias: string, names: readonly string[]) =>
   names.map((name) => `${table}.${name} as ${alias}${name}`)
 
 /** The user row with role, profile and live key; with their memberships when asked. */
@@ -110,21 +111,7 @@ const userViewQuery = (memberships: boolean) =>
           'created',
           'modified',
         ]),
-        ...columns('gpgkeys', 'g_', [
-          'id',
-          'user_id',
-          'armored_key',
-          'bits',
-          'uid',
-          'key_id',
-          'fingerprint',
-          'type',
-          'expires',
-          'key_created',
-          'deleted',
-          'created',
-          'modified',
-        ]),
+        ...columns('gpgkeys', 'g_', GPGKEY_COLUMNS),
       )
     if (memberships) query.select(membershipsColumn(knex))
     joinAvatar(query)
