@@ -1,9 +1,6 @@
-// The secrets a new member needs: one for every live resource the group can read that the
-// user cannot read already; checked against what the client sent, and written in one go.
-import { randomUUID } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { publicKeyIds } from '../../api/openpgp-packets.ts'
-import { executeStatement, selectRows, selectSql } from '../../api/orm.ts'
+import { selectRows, selectSql } from '../../api/orm.ts'
 import type { ErrorTree } from '../../api/validation.ts'
 import { checkArmoredSecret, SECRET_RULE_MESSAGES } from '../secrets/index.ts'
 import type { SecretEntry } from './changes.ts'
@@ -102,33 +99,6 @@ export const checkNewMemberSecrets = async (
       errors.add(['groups_users', member.index, 'secrets'], 'all_missing', messages.secretsMissing)
   }
   return accepted
-}
-
-/** Stores the new members' secrets in one statement. */
-export const writeMemberSecrets = async (
-  em: EntityManager,
-  entries: SecretEntry[],
-  actorId: string,
-) => {
-  if (entries.length === 0) return
-  const now = new Date()
-  await executeStatement(em, (knex) =>
-    knex('secrets')
-      .insert(
-        entries.map((entry) => ({
-          id: randomUUID(),
-          resource_id: entry.resourceId,
-          user_id: entry.userId,
-          data: entry.data,
-          created: now,
-          modified: now,
-          created_by: actorId,
-          modified_by: actorId,
-        })),
-      )
-      .onConflict(['resource_id', 'user_id'])
-      .merge(['data', 'modified', 'modified_by']),
-  )
 }
 
 /** Deletes the secrets these users hold of these resources and can no longer read. */

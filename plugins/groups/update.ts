@@ -8,6 +8,7 @@ import type { AppContext } from '../../api/app.ts'
 import { badRequest } from '../../api/errors.ts'
 import { executeStatement, selectRows } from '../../api/orm.ts'
 import { ErrorTree } from '../../api/validation.ts'
+import { writeSecretsOfResources } from '../secrets/index.ts'
 import { announceReachChange, reachThroughGroup } from './access.ts'
 import { type Change, parseChanges, parseSecrets } from './changes.ts'
 import { messages } from './messages.ts'
@@ -18,7 +19,6 @@ import {
   deleteLostSecrets,
   neededSecrets,
   secretsOfCaller,
-  writeMemberSecrets,
 } from './secrets.ts'
 
 export interface GroupUpdateInput {
@@ -197,7 +197,7 @@ export const updateGroup = async (
         })),
       ),
     )
-  await writeMemberSecrets(em, secrets, caller.id)
+  await writeSecretsOfResources(em, secrets, caller.id)
   for (const isAdmin of [true, false]) {
     const ids = retyped.filter((change) => change.isAdmin === isAdmin).map((change) => change.id)
     if (ids.length)

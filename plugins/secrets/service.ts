@@ -112,11 +112,10 @@ export const checkSecretEntries = async (
     : { entries: valid.map(({ user_id, data }) => ({ user_id, data })) }
 }
 
-/** Creates or replaces the resource's secret of each entry's user, in one statement. */
-export const writeSecrets = async (
+/** Creates or replaces the secret of each entry's user for its resource, in one statement. */
+export const writeSecretsOfResources = async (
   em: EntityManager,
-  resourceId: string,
-  entries: SecretEntry[],
+  entries: readonly { resourceId: string; userId: string; data: string }[],
   actorId: string,
 ) => {
   if (entries.length === 0) return
@@ -126,8 +125,8 @@ export const writeSecrets = async (
       .insert(
         entries.map((entry) => ({
           id: randomUUID(),
-          resource_id: resourceId,
-          user_id: entry.user_id,
+          resource_id: entry.resourceId,
+          user_id: entry.userId,
           data: entry.data,
           created: now,
           modified: now,
@@ -139,6 +138,19 @@ export const writeSecrets = async (
       .merge(['data', 'modified', 'modified_by']),
   )
 }
+
+/** Creates or replaces the resource's secret of each entry's user, in one statement. */
+export const writeSecrets = (
+  em: EntityManager,
+  resourceId: string,
+  entries: SecretEntry[],
+  actorId: string,
+) =>
+  writeSecretsOfResources(
+    em,
+    entries.map((entry) => ({ resourceId, userId: entry.user_id, data: entry.data })),
+    actorId,
+  )
 
 /** Deletes the resource's secrets of everyone but `keep`; returns whose went. */
 export const deleteSecretsExcept = async (
