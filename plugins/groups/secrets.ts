@@ -1,3 +1,5 @@
+// The secrets a new member needs: one for every live resource the group can read that the
+// user cannot read already, checked against what the client sent.
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { publicKeyIds } from '../../api/openpgp-packets.ts'
 import { selectRows, selectSql } from '../../api/orm.ts'
