@@ -129,7 +129,38 @@ const readMultipart = (
     req.pipe(parser)
   })
 
+/**
+ * Refuses input holding U+0000: PostgreSQL cannot store it in text, and the ORM, which writes
+ * values into the statement's text, cannot even send it (the server drops the statement as a
+ * protocol violation).
+ */
+export const refuseNulCharacters = (value: unknown): void => {
+  const pending = [value]
+  while (pending.length > 0) {
+    const item = pending.pop()
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) throw new HttpError(400, messages.nulCharacter)
+    } else if (item !== null && typeof item === 'object' && !(item instanceof UploadedFile)) {
+      for (const [key, child] of Object.entries(item)) {
+        if (key.includes('\u0000')) throw new HttpError(400, messages.nulCharacter)
+        pending.push(child)
+      }
+    }
+  }
+}
+
+/** The request body, parsed; anything holding U+0000 is refused. */
 export const readBody = async (
+  req: IncomingMessage,
+  limit: number,
+  multipart: boolean | MultipartOptions = false,
+): Promise<unknown> => {
+  const body = await parseBody(req, limit, multipart)
+  refuseNulCharacters(body)
+  return body
+}
+
+const parseBody = async (
   req: IncomingMessage,
   limit: number,
   multipart: boolean | MultipartOptions = false,

@@ -9,6 +9,7 @@ export const messages = {
   methodNotAllowed: 'Method Not Allowed',
   internal: 'An Internal Error Has Occurred.',
   malformedJson: 'The request body is not valid JSON.',
+  nulCharacter: 'The request holds a null character (U+0000), which cannot be stored.',
   unsupportedMediaType: 'The request content type is not supported. Use application/json.',
   bodyTooLarge: 'The request body is too large.',
   emptyBody: 'The request data can not be empty.',

@@ -3,7 +3,7 @@
 import type { AppContext } from '../app.ts'
 import { checkCsrf } from '../auth/csrf.ts'
 import type { AuthUser } from '../auth/user.ts'
-import { readBody } from '../body.ts'
+import { readBody, refuseNulCharacters } from '../body.ts'
 import { runInTransaction } from '../db/transaction.ts'
 import { DEFAULT_SUCCESS_MESSAGE, JsonRows } from '../envelope.ts'
 import { forbidden, HttpError, messages, unauthorized } from '../errors.ts'
@@ -83,10 +83,12 @@ export const routeMiddleware =
   (app: AppContext, route: Route, throttle: Throttle) => async (ctx: Context) => {
     ctx.state.action = route.action
     ctx.state.routePath = route.path
-    const query = parseQuery(parseQueryString(ctx.querystring), route.query)
-    const rawParams = lowerCaseUuids(
-      (ctx as unknown as { params: Record<string, string> }).params ?? {},
-    )
+    const rawQuery = parseQueryString(ctx.querystring)
+    const pathParams = (ctx as unknown as { params: Record<string, string> }).params ?? {}
+    refuseNulCharacters(rawQuery)
+    refuseNulCharacters(pathParams)
+    const query = parseQuery(rawQuery, route.query)
+    const rawParams = lowerCaseUuids(pathParams)
     const params = route.params ? validate(route.params, rawParams) : rawParams
     const request = requestContext(ctx, app)
     if (route.csrf !== false) checkCsrf(request)
