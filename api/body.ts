@@ -130,9 +130,10 @@ const readMultipart = (
   })
 
 /**
- * Refuses input holding U+0000: PostgreSQL cannot store it in text, and the ORM, which writes
- * values into the statement's text, cannot even send it (the server drops the statement as a
- * protocol violation).
+ * Refuses a query string or path holding U+0000: PostgreSQL cannot store it in text, and the
+ * ORM, which writes values into the statement's text, cannot even send it (the server drops the
+ * statement as a protocol violation). Body fields are checked by each route's schema, which says
+ * which field is wrong (`isWellFormedText`).
  */
 export const refuseNulCharacters = (value: unknown): void => {
   const pending = [value]
@@ -149,18 +150,7 @@ export const refuseNulCharacters = (value: unknown): void => {
   }
 }
 
-/** The request body, parsed; anything holding U+0000 is refused. */
 export const readBody = async (
-  req: IncomingMessage,
-  limit: number,
-  multipart: boolean | MultipartOptions = false,
-): Promise<unknown> => {
-  const body = await parseBody(req, limit, multipart)
-  refuseNulCharacters(body)
-  return body
-}
-
-const parseBody = async (
   req: IncomingMessage,
   limit: number,
   multipart: boolean | MultipartOptions = false,

@@ -4,6 +4,8 @@ import { defineEntity, type EntitySchema } from '@mikro-orm/core'
 import { Migrator } from '@mikro-orm/migrations'
 import { type EntityManager, type Knex, MikroORM, PostgreSqlDriver } from '@mikro-orm/postgresql'
 import type { Logger } from 'pino'
+import { UNSTORABLE_TEXT } from './db/errors.ts'
+import { messages } from './errors.ts'
 import { migrationsList } from './migrations/index.ts'
 
 const p = defineEntity.properties
@@ -99,7 +101,23 @@ export const createOrm = (options: OrmOptions): Promise<MikroORM> =>
     },
     debug: false,
     logger: (message) => options.logger?.debug({ orm: message }, 'orm'),
+    onQuery: refuseUnstorableText,
   })
+
+/**
+ * The last line of defence behind the routes' schemas: a value holding U+0000 never reaches a
+ * statement. PostgreSQL cannot store it in text, and the ORM writes values into the statement's
+ * text, where it breaks the statement (the server drops it as a protocol violation): a 400, not
+ * a 500.
+ */
+const refuseUnstorableText = (sql: string, params: readonly unknown[]): string => {
+  for (const value of params)
+    if (typeof value === 'string' && value.includes('\u0000'))
+      // PostgreSQL's own code for text it cannot store; the ORM wraps what this throws, and the
+      // code survives the wrapping to become the 400 (api/db/errors.ts).
+      throw Object.assign(new Error(messages.nulCharacter), { code: UNSTORABLE_TEXT })
+  return sql
+}
 
 /** Applies pending migrations; returns the names applied. */
 export const migrate = async (orm: MikroORM): Promise<string[]> => {

@@ -2,6 +2,9 @@
 // between two requests, a value the schema refuses): each becomes the 4xx it is, never a 500.
 import { HttpError, messages } from '../errors.ts'
 
+/** PostgreSQL's SQLSTATE for text it cannot store (U+0000 in a value). */
+export const UNSTORABLE_TEXT = '22021'
+
 /** SQLSTATEs of failures a retry of the whole transaction can cure. */
 export const RETRYABLE = new Set(['40001', '40P01'])
 
@@ -16,6 +19,7 @@ export const sqlStateOf = (error: unknown): string | undefined => {
 export const httpErrorOfDatabase = (error: unknown): HttpError | undefined => {
   const state = sqlStateOf(error)
   if (!state) return undefined
+  if (state === UNSTORABLE_TEXT) return new HttpError(400, messages.nulCharacter)
   if (state === '23505' || RETRYABLE.has(state))
     return new HttpError(409, messages.concurrentChange)
   // Data exceptions (bad text representation, too long, out of range), a row changed twice by

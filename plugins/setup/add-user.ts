@@ -3,6 +3,7 @@
 import { z } from 'zod'
 import { badRequest, forbidden } from '../../api/errors.ts'
 import { type AccessPolicy, defineRoute } from '../../api/plugin.ts'
+import { isWellFormedText } from '../../api/validation.ts'
 import { RoleSchema } from '../roles/index.ts'
 import { userResponse, viewUser } from '../users/index.ts'
 import { registerUser } from './service.ts'
@@ -21,6 +22,7 @@ const name = (field: string) =>
     .trim()
     .min(1, `The ${field} should not be empty.`)
     .max(255, `The ${field} length should be maximum 255 characters.`)
+    .refine(isWellFormedText, `The ${field} should be a valid UTF8 string.`)
 
 const addBody = z.object({
   username: z

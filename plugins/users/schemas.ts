@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import { UploadedFile } from '../../api/body.ts'
 import { deletionTransferSchema } from '../../api/deletion.ts'
+import { isWellFormedText } from '../../api/validation.ts'
 
 const date = z.string().nullable()
 
@@ -80,6 +81,7 @@ const name = z
   .trim()
   .min(1, 'The name should not be empty.')
   .max(255, 'The name length should be maximum 255 characters.')
+  .refine(isWellFormedText, 'The name should be a valid UTF8 string.')
 
 /** What `PUT /users/{id}.json` reads; anything else (username, active...) is ignored. */
 export const editBody = z.object({

@@ -104,17 +104,18 @@ test('hostile bodies, ids and queries on the people routes answer 4xx, never 500
     t.true(answer.status >= 400, parts.map((p) => p[0]).join(','))
   }
   t.deepEqual(answers, [])
-  // U+0000 cannot be stored by PostgreSQL: refused at the door, in a body or a query.
+  // U+0000 cannot be stored by PostgreSQL: the schema refuses it in a name, the door in a query.
   const nul = await ada.client.json(`/users/${ada.id}.json`, 'PUT', {
     profile: { first_name: 'A\u0000da' },
   })
   t.is(nul.status, 400)
-  t.is(
-    nul.json.header.message,
-    'The request holds a null character (U+0000), which cannot be stored.',
-  )
+  t.truthy(nul.json.body.profile.first_name)
   const nulQuery = await ada.client.fetch('/users.json?filter[search]=a%00')
   t.is(nulQuery.status, 400)
+  t.is(
+    nulQuery.json.header.message,
+    'The request holds a null character (U+0000), which cannot be stored.',
+  )
   t.deepEqual(
     await sql('select id, username, role_id, active, deleted, disabled from users order by id'),
     before,
