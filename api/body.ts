@@ -132,8 +132,9 @@ const readMultipart = (
 /**
  * Refuses a query string or path holding U+0000: PostgreSQL cannot store it in text, and the
  * ORM, which writes values into the statement's text, cannot even send it (the server drops the
- * statement as a protocol violation). Body fields are checked by each route's schema, which says
- * which field is wrong (`isWellFormedText`).
+ * statement as a protocol violation). Body fields are checked by each route's validation, which
+ * says which field is wrong (`isWellFormedText`), and behind it by the ORM's query hook
+ * (`api/orm.ts`).
  */
 export const refuseNulCharacters = (value: unknown): void => {
   const pending = [value]
