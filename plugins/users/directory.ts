@@ -44,6 +44,7 @@ const PROFILE = ['id', 'first_name', 'last_name', 'created', 'modified']
 const ROLE = ['name', 'description', 'created', 'modified']
 
 const POSITION = '__position'
+const ID = '__id'
 const TOTAL = '__total'
 
 /** Memberships of live groups of the page's users, one JSON list per user, aggregated once. */
@@ -133,10 +134,12 @@ const directoryQuery = async (
 export interface DirectoryPage {
   /** Each user as a JSON document, in order. */
   documents: string[]
+  /** The users' ids, in the same order. */
+  ids: string[]
   pagination: Pagination
 }
 
-type DocumentRow = { document: string; [POSITION]: string; [TOTAL]: string }
+type DocumentRow = { document: string; [POSITION]: string; [TOTAL]: string; [ID]: string }
 
 /** The directory's statement for a request: the narrow page, then each user's document. */
 const directoryStatement = async (
@@ -171,6 +174,7 @@ const directoryStatement = async (
     .select(
       `page.${POSITION}`,
       `page.${TOTAL}`,
+      `page.id as ${ID}`,
       userDocument(knex, request.contain, app.config.appUrl),
     )
   if (request.contain.gpgkey)
@@ -205,6 +209,7 @@ export const listUsers = async (
   }
   return {
     documents: rows.map((row) => row.document),
+    ids: rows.map((row) => row[ID]),
     pagination: { count, page: request.page, limit: request.limit },
   }
 }

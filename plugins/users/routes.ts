@@ -132,14 +132,23 @@ export const routes = [
     response: z.array(userJson),
     handler: async ({ user, em, app, query }) => {
       const page = await listUsers(em, app, { user: user!, ...query })
-      // Rows another plugin completes are parsed; otherwise PostgreSQL's JSON goes out as is.
-      const completed = Object.entries(userContain).some(
-        ([name, spec]) => 'load' in spec && query.contain[name],
-      )
-      const body = completed
-        ? page.documents.map((document) => JSON.parse(document))
-        : new JsonRows(page.documents)
-      return new Reply(body, { pagination: page.pagination })
+      // PostgreSQL's JSON goes out as is; what other plugins add (`is_mfa_enabled`...) is loaded
+      // on bare rows and spliced into each document, which is never parsed.
+      const added = page.ids.map((id) => ({ id }) as Record<string, unknown>)
+      const context = { em, user, app, contain: query.contain }
+      let completed = false
+      for (const [name, spec] of Object.entries(userContain) as [string, ContainSpec][])
+        if (spec.load && query.contain[name]) {
+          await spec.load(added, context)
+          completed = true
+        }
+      if (!completed)
+        return new Reply(new JsonRows(page.documents), { pagination: page.pagination })
+      const documents = page.documents.map((document, index) => {
+        const { id: _id, ...fields } = added[index]
+        return `${document.slice(0, -1)},${JSON.stringify(fields).slice(1)}`
+      })
+      return new Reply(new JsonRows(documents), { pagination: page.pagination })
     },
   }),
   defineRoute({

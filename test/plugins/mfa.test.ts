@@ -256,3 +256,17 @@ test('the HTML verify form checks the code and redirects to a local path only', 
   const right = await post({ totp: await code(uri), _csrfToken: token }, '//evil.example/')
   t.deepEqual([right.status, right.headers.get('location')], [302, '/'])
 })
+
+test('the user directory says who has a second factor, in lists as in views', async (t) => {
+  const { adminClient, admin, user } = await setup(t)
+  const listed = await adminClient.fetch('/users.json?contain[profile]=1&contain[is_mfa_enabled]=1')
+  t.is(listed.status, 200, listed.text)
+  const byId = new Map(
+    (listed.json.body as { id: string; is_mfa_enabled: boolean }[]).map((row) => [row.id, row]),
+  )
+  t.is(byId.get(user.id)?.is_mfa_enabled, true)
+  t.is(byId.get(admin.id)?.is_mfa_enabled, false)
+  const viewed = await adminClient.fetch(`/users/${user.id}.json?contain[is_mfa_enabled]=1`)
+  t.is(viewed.json.body.is_mfa_enabled, true)
+  t.deepEqual(byId.get(user.id), viewed.json.body)
+})
