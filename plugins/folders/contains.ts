@@ -1,32 +1,15 @@
 // What `contain[...]` may add to folders, each loaded for the whole page in one query.
 // `permission` comes from the list query itself.
 import type { ContainContext, ContainSpec } from '../../api/plugin.ts'
-import { embedHolders, type PermissionJson, permissionsOfItems } from '../permissions/index.ts'
+import { permissionContains } from '../permissions/index.ts'
 import { resourceJson, selectResources } from '../resources/index.ts'
-import { embeddedUsers } from '../users/index.ts'
+import { embeddedUserContain } from '../users/index.ts'
 import { selectFolders } from './query.ts'
 import { folderJson } from './serialize.ts'
 
 type Row = Record<string, unknown> & { id: string }
 
 const ids = (rows: Row[]) => rows.map((row) => row.id)
-
-const people = (
-  field: 'creator' | 'modifier',
-  source: 'created_by' | 'modified_by',
-): ContainSpec => ({
-  load: async (rows: Row[], { em, app, contain }: ContainContext) => {
-    const users = await embeddedUsers(
-      em,
-      rows.map((row) => row[source] as string).filter(Boolean),
-      {
-        profile: Boolean(contain[`${field}.profile`]),
-        appUrl: app.config.appUrl,
-      },
-    )
-    for (const row of rows) row[field] = users.get(row[source] as string) ?? null
-  },
-})
 
 /** Groups children by their parent folder in the caller's tree. */
 const byParent = <T extends Record<string, unknown>>(children: T[]) => {
@@ -37,8 +20,6 @@ const byParent = <T extends Record<string, unknown>>(children: T[]) => {
   }
   return map
 }
-
-const allPermissions = (rows: Row[]) => rows.flatMap((row) => row.permissions as PermissionJson[])
 
 const listAll = { page: 1, limit: null, order: [], contain: {} }
 
@@ -59,25 +40,10 @@ export const folderContain = {
       for (const row of rows) row.children_folders = grouped.get(row.id) ?? []
     },
   },
-  creator: people('creator', 'created_by'),
+  creator: embeddedUserContain('creator', 'created_by'),
   'creator.profile': { requires: ['creator'] },
-  modifier: people('modifier', 'modified_by'),
+  modifier: embeddedUserContain('modifier', 'modified_by'),
   'modifier.profile': { requires: ['modifier'] },
   permission: {},
-  permissions: {
-    load: async (rows: Row[], { em }: ContainContext) => {
-      const permissions = await permissionsOfItems(em, ids(rows))
-      for (const row of rows) row.permissions = permissions.get(row.id) ?? []
-    },
-  },
-  'permissions.user.profile': {
-    requires: ['permissions'],
-    load: (rows: Row[], { em, app }: ContainContext) =>
-      embedHolders(em, allPermissions(rows), { users: 'profile', appUrl: app.config.appUrl }),
-  },
-  'permissions.group': {
-    requires: ['permissions'],
-    load: (rows: Row[], { em, app }: ContainContext) =>
-      embedHolders(em, allPermissions(rows), { groups: true, appUrl: app.config.appUrl }),
-  },
+  ...permissionContains,
 } satisfies Record<string, ContainSpec>

@@ -15,6 +15,7 @@ export {
   type ChangeOutcome,
   messages as permissionMessages,
 } from './changes.ts'
+export { permissionContains } from './contains.ts'
 export type { Permission } from './entities/Permission.ts'
 export * from './levels.ts'
 export { itemsOnlyReachableBy, soleOwnedSharedItems } from './ownership.ts'

@@ -3,6 +3,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { formatTimestamp } from '../../api/envelope.ts'
 import { selectRows } from '../../api/orm.ts'
+import type { ContainContext, ContainSpec } from '../../api/plugin.ts'
 import { type AvatarColumns, avatarJson, joinAvatar } from '../avatars/index.ts'
 import { GPGKEY_COLUMNS, type GpgkeyRow, gpgkeyJson } from './gpgkey-json.ts'
 
@@ -113,3 +114,21 @@ export const gpgkeysOfUsers = async (em: EntityManager, userIds: string[]) => {
   )
   return new Map(rows.map((row) => [row.user_id, gpgkeyJson(row)]))
 }
+
+/**
+ * `contain[creator]` or `contain[modifier]` of a list: the user each row's `created_by` or
+ * `modified_by` names, with their profile when `contain[<field>.profile]` is asked too.
+ */
+export const embeddedUserContain = (
+  field: 'creator' | 'modifier',
+  source: 'created_by' | 'modified_by',
+): ContainSpec => ({
+  load: async (rows: Record<string, unknown>[], { em, app, contain }: ContainContext) => {
+    const users = await embeddedUsers(
+      em,
+      rows.map((row) => row[source] as string).filter(Boolean),
+      { profile: Boolean(contain[`${field}.profile`]), appUrl: app.config.appUrl },
+    )
+    for (const row of rows) row[field] = users.get(row[source] as string) ?? null
+  },
+})

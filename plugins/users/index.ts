@@ -15,7 +15,7 @@ import { routes } from './routes.ts'
 
 export { defaultAvatarUrls } from '../avatars/index.ts'
 export type { AccountState } from './account-state.ts'
-export { type EmbeddedUser, embeddedUsers, gpgkeysOfUsers } from './batch.ts'
+export { type EmbeddedUser, embeddedUserContain, embeddedUsers, gpgkeysOfUsers } from './batch.ts'
 export { listUsers, viewUser } from './directory.ts'
 export type { Gpgkey } from './entities/Gpgkey.ts'
 export type { User } from './entities/User.ts'
