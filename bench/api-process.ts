@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
-import type { AppContext } from '../api/app.ts'
+import { type AppContext, bootApp, createLogger, shutdownApp } from '../api/app.ts'
+import { loadConfig } from '../api/config.ts'
+import { plugins } from '../plugins/index.ts'
 import { completeSetup, registerUser } from '../plugins/setup/index.ts'
 import { generateUserKey } from '../test/helpers/client.ts'
 
@@ -89,6 +91,24 @@ export const setUpUser = async (app: AppContext, name: string, role: 'user' | 'a
   const key = await generateUserKey(`${name}@keyward.test`)
   await completeSetup(app.orm.em.fork(), user.id, url.split('/').at(-1)!, key.armoredPublicKey)
   return { id: user.id, key }
+}
+
+/**
+ * Users made through the real setup flow on the bench's database (the server booted in this
+ * process just for that), and a client on the database for seeding the rest with SQL.
+ */
+export const setUpUsers = async (bench: BenchServer, names: readonly string[]) => {
+  const app = await bootApp({
+    config: loadConfig({ env: bench.env }),
+    plugins,
+    logger: createLogger({ logLevel: 'warn' }),
+  })
+  const users: Awaited<ReturnType<typeof setUpUser>>[] = []
+  for (const name of names) users.push(await setUpUser(app, name))
+  await shutdownApp(app)
+  const db = new pg.Client({ connectionString: bench.databaseUrl })
+  await db.connect()
+  return { users, db }
 }
 
 export const percentile = (list: number[], p: number) => {

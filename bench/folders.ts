@@ -7,16 +7,12 @@
 // Usage: node bin/run.js bench/folders.ts [--runs 30] [--moves 20]
 import { randomUUID } from 'node:crypto'
 import { parseArgs } from 'node:util'
-import pg from 'pg'
-import { bootApp, createLogger, shutdownApp } from '../api/app.ts'
-import { loadConfig } from '../api/config.ts'
-import { plugins } from '../plugins/index.ts'
 import { gpgAuthLogin, TestClient } from '../test/helpers/client.ts'
 import {
   percentile,
   prepareBenchServer,
   rssMiB,
-  setUpUser,
+  setUpUsers,
   startApiProcess,
   stopProcess,
 } from './api-process.ts'
@@ -38,16 +34,10 @@ const GROUP_MEMBERS = 50
 
 const bench = await prepareBenchServer('bench_folders')
 console.log('seeding…')
-const app = await bootApp({
-  config: loadConfig({ env: bench.env }),
-  plugins,
-  logger: createLogger({ logLevel: 'warn' }),
-})
-const reader = await setUpUser(app, 'reader')
-const owner = await setUpUser(app, 'owner')
-await shutdownApp(app)
-const db = new pg.Client({ connectionString: bench.databaseUrl })
-await db.connect()
+const {
+  users: [reader, owner],
+  db,
+} = await setUpUsers(bench, ['reader', 'owner'])
 
 // The reader's tree: each folder of a level under one of the previous level's folders.
 const ids: string[] = []

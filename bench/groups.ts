@@ -9,16 +9,12 @@
 import { randomUUID } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import * as openpgp from 'openpgp'
-import pg from 'pg'
-import { bootApp, createLogger, shutdownApp } from '../api/app.ts'
-import { loadConfig } from '../api/config.ts'
-import { plugins } from '../plugins/index.ts'
 import { gpgAuthLogin, TestClient } from '../test/helpers/client.ts'
 import {
   percentile,
   prepareBenchServer,
   rssMiB,
-  setUpUser,
+  setUpUsers,
   startApiProcess,
   stopProcess,
 } from './api-process.ts'
@@ -38,16 +34,10 @@ const PASSWORDS = 1000
 
 const bench = await prepareBenchServer('bench_groups')
 console.log('seeding…')
-const app = await bootApp({
-  config: loadConfig({ env: bench.env }),
-  plugins,
-  logger: createLogger({ logLevel: 'warn' }),
-})
-const manager = await setUpUser(app, 'manager')
-const newcomer = await setUpUser(app, 'newcomer')
-await shutdownApp(app)
-const db = new pg.Client({ connectionString: bench.databaseUrl })
-await db.connect()
+const {
+  users: [manager, newcomer],
+  db,
+} = await setUpUsers(bench, ['manager', 'newcomer'])
 
 await db.query(
   `insert into users (id, role_id, username, active)

@@ -6,7 +6,6 @@
 // Usage: node bin/run.js bench/resources.ts [--resources 10000] [--members 1000] [--runs 20]
 import { parseArgs } from 'node:util'
 import * as openpgp from 'openpgp'
-import pg from 'pg'
 import { bootApp, createLogger, shutdownApp } from '../api/app.ts'
 import { loadConfig } from '../api/config.ts'
 import { plugins } from '../plugins/index.ts'
@@ -16,7 +15,7 @@ import {
   percentile,
   prepareBenchServer,
   rssMiB,
-  setUpUser,
+  setUpUsers,
   startApiProcess,
   stopProcess,
 } from './api-process.ts'
@@ -37,18 +36,11 @@ const MEMBERS = Number(values.members)
 const RUNS = Number(values.runs)
 const bench = await prepareBenchServer('bench_resources')
 const { base, env } = bench
-const db = new pg.Client({ connectionString: bench.databaseUrl })
-
 console.log('seeding…')
-const app = await bootApp({
-  config: loadConfig({ env }),
-  plugins,
-  logger: createLogger({ logLevel: 'warn' }),
-})
-const reader = await setUpUser(app, 'reader')
-const owner = await setUpUser(app, 'owner')
-await shutdownApp(app)
-await db.connect()
+const {
+  users: [reader, owner],
+  db,
+} = await setUpUsers(bench, ['reader', 'owner'])
 
 // 50 other users (profiles and keys are not needed for listing them) and 20 groups, 10 of
 // which the reader belongs to.

@@ -6,16 +6,12 @@
 // second depends less on what else the machine runs.
 // Usage: node bin/run.js bench/tags.ts [--resources 10000] [--runs 20] [--profile DIR]
 import { parseArgs } from 'node:util'
-import pg from 'pg'
-import { bootApp, createLogger, shutdownApp } from '../api/app.ts'
-import { loadConfig } from '../api/config.ts'
-import { plugins } from '../plugins/index.ts'
 import { gpgAuthLogin, TestClient } from '../test/helpers/client.ts'
 import {
   cpuMs,
   percentile,
   prepareBenchServer,
-  setUpUser,
+  setUpUsers,
   startApiProcess,
   stopProcess,
 } from './api-process.ts'
@@ -31,18 +27,11 @@ const { values } = parseArgs({
 const RESOURCES = Number(values.resources)
 const RUNS = Number(values.runs)
 const bench = await prepareBenchServer('bench_tags')
-const db = new pg.Client({ connectionString: bench.databaseUrl })
-
 console.log('seeding…')
-const app = await bootApp({
-  config: loadConfig({ env: bench.env }),
-  plugins,
-  logger: createLogger({ logLevel: 'warn' }),
-})
-const reader = await setUpUser(app, 'reader')
-const owner = await setUpUser(app, 'owner')
-await shutdownApp(app)
-await db.connect()
+const {
+  users: [reader, owner],
+  db,
+} = await setUpUsers(bench, ['reader', 'owner'])
 
 for (const statement of [
   `insert into resources (id, name, username, uri, resource_type_id, created_by, modified_by)

@@ -3,17 +3,13 @@
 // users workspace asks. Data is written with SQL.
 // Usage: node bin/run.js bench/users.ts [--runs 30] [--profile <dir>]
 import { parseArgs } from 'node:util'
-import pg from 'pg'
-import { bootApp, createLogger, shutdownApp } from '../api/app.ts'
-import { loadConfig } from '../api/config.ts'
-import { plugins } from '../plugins/index.ts'
 import { gpgAuthLogin, TestClient } from '../test/helpers/client.ts'
 import {
   cpuMs,
   percentile,
   prepareBenchServer,
   rssMiB,
-  setUpUser,
+  setUpUsers,
   startApiProcess,
   stopProcess,
 } from './api-process.ts'
@@ -31,18 +27,12 @@ const GROUPS = 50
 
 const bench = await prepareBenchServer('bench_users')
 console.log('seeding…')
-const app = await bootApp({
-  config: loadConfig({ env: bench.env }),
-  plugins,
-  logger: createLogger({ logLevel: 'warn' }),
-})
-const reader = await setUpUser(app, 'reader')
 // A real key, copied to every seeded user (under a fingerprint of its own, as fingerprints are
 // unique), so the answer weighs what a real directory weighs.
-const sample = await setUpUser(app, 'sample')
-await shutdownApp(app)
-const db = new pg.Client({ connectionString: bench.databaseUrl })
-await db.connect()
+const {
+  users: [reader, sample],
+  db,
+} = await setUpUsers(bench, ['reader', 'sample'])
 await db.query(
   `insert into users (id, role_id, username, active)
    select gen_random_uuid(), (select id from roles where name = 'user'), 'person' || i || '@keyward.test', true
