@@ -19,7 +19,7 @@ import {
   announceAccessChange,
   applyPermissionChanges,
   effectivePermission,
-  OWNER,
+  grantOwnerToCreator,
   readableBy,
   UPDATE,
 } from '../permissions/index.ts'
@@ -69,20 +69,7 @@ export const createFolder = async (em: EntityManager, userId: string, input: Fol
       modified_by: userId,
     }),
   )
-  await executeStatement(em, (knex) =>
-    knex('permissions').insert({
-      id: randomUUID(),
-      aco: 'Folder',
-      aco_foreign_key: id,
-      aro: 'User',
-      aro_foreign_key: userId,
-      type: OWNER,
-      created: now,
-      modified: now,
-      created_by: userId,
-      modified_by: userId,
-    }),
-  )
+  await grantOwnerToCreator(em, 'Folder', id, userId, now)
   await placeItem(em, { model: 'Folder', id }, userId, parentId)
   return id
 }

@@ -16,6 +16,7 @@ export {
   messages as permissionMessages,
 } from './changes.ts'
 export { permissionContains } from './contains.ts'
+export { grantOwnerToCreator } from './creation.ts'
 export type { Permission } from './entities/Permission.ts'
 export * from './levels.ts'
 export { itemsOnlyReachableBy, soleOwnedSharedItems } from './ownership.ts'

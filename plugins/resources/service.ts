@@ -11,7 +11,12 @@ import { deleteCommentsOf } from '../comments/index.ts'
 import { deleteFavoritesOf } from '../favorites/index.ts'
 import { parentInTree, placeItem, removeEverywhere } from '../folder-tree/index.ts'
 import { metadataKeysSettings, metadataTypesSettings } from '../metadata/index.ts'
-import { effectivePermission, OWNER, UPDATE, usersWithAccess } from '../permissions/index.ts'
+import {
+  effectivePermission,
+  grantOwnerToCreator,
+  UPDATE,
+  usersWithAccess,
+} from '../permissions/index.ts'
 import {
   DEFAULT_V4_TYPE_ID,
   liveResourceTypes,
@@ -174,20 +179,7 @@ export const createResource = async (
       modified_by: userId,
     }),
   )
-  await executeStatement(em, (knex) =>
-    knex('permissions').insert({
-      id: randomUUID(),
-      aco: 'Resource',
-      aco_foreign_key: id,
-      aro: 'User',
-      aro_foreign_key: userId,
-      type: OWNER,
-      created: now,
-      modified: now,
-      created_by: userId,
-      modified_by: userId,
-    }),
-  )
+  await grantOwnerToCreator(em, 'Resource', id, userId, now)
   await writeSecrets(em, id, secrets, userId)
   await placeItem(em, { model: 'Resource', id }, userId, parentId)
   return id
