@@ -4,6 +4,7 @@
 import type { EntityManager, Knex } from '@mikro-orm/postgresql'
 import { formatTimestamp } from '../../api/envelope.ts'
 import { selectRows } from '../../api/orm.ts'
+import { GROUP_COLUMNS, type GroupRow, groupJson } from '../permissions/index.ts'
 import { embeddedUsers, gpgkeysOfUsers } from '../users/index.ts'
 
 export interface GroupFilters {
@@ -23,17 +24,6 @@ export interface GroupContain {
   'groups_users.user'?: boolean
   'groups_users.user.profile'?: boolean
   'groups_users.user.gpgkey'?: boolean
-}
-
-interface GroupRow {
-  id: string
-  name: string
-  deleted: boolean
-  created: string
-  modified: string
-  created_by: string | null
-  modified_by: string | null
-  user_count?: string
 }
 
 interface MembershipRow {
@@ -65,17 +55,6 @@ const membershipJson = (row: MembershipRow) => ({
   user_id: row.user_id,
   is_admin: row.is_admin,
   created: formatTimestamp(row.created),
-})
-
-const groupJson = (row: GroupRow): GroupJson => ({
-  id: row.id,
-  name: row.name,
-  deleted: row.deleted,
-  created: formatTimestamp(row.created),
-  modified: formatTimestamp(row.modified),
-  ...(row.created_by ? { created_by: row.created_by } : {}),
-  ...(row.modified_by ? { modified_by: row.modified_by } : {}),
-  ...(row.user_count !== undefined ? { user_count: Number(row.user_count) } : {}),
 })
 
 /** Memberships of these groups (live members only), by group id. */
@@ -117,15 +96,7 @@ export const selectGroups = async (
   const rows = await selectRows<GroupRow>(em, (knex) => {
     const query = knex('groups')
       .where('groups.deleted', false)
-      .select(
-        'groups.id',
-        'groups.name',
-        'groups.deleted',
-        'groups.created',
-        'groups.modified',
-        'groups.created_by',
-        'groups.modified_by',
-      )
+      .select(GROUP_COLUMNS.map((column) => `groups.${column}`))
     // A deleted user's memberships are removed with them, so every membership counts.
     if (contain.user_count)
       query.select(
@@ -142,7 +113,8 @@ export const selectGroups = async (
       query.orderBy(SORTABLE[field as keyof typeof SORTABLE] ?? 'groups.name', direction)
     return query.orderBy([{ column: 'groups.name' }, { column: 'groups.id' }])
   })
-  const groups = rows.map(groupJson)
+  // Contains are added to each group below.
+  const groups: GroupJson[] = rows.map((row) => ({ ...groupJson(row) }))
   if (groups.length === 0) return groups
   const ids = groups.map((group) => group.id)
   const wantMembers = contain.groups_users || contain.users

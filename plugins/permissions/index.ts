@@ -23,7 +23,10 @@ export { itemsOnlyReachableBy, soleOwnedSharedItems } from './ownership.ts'
 export { type CanAccessOptions, canAccess, type Granted } from './policies.ts'
 export {
   embedHolders,
+  GROUP_COLUMNS,
   type GroupJson,
+  type GroupRow,
+  groupJson,
   groupsByIds,
   type PermissionJson,
   permissionJson,

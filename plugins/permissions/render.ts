@@ -76,37 +76,49 @@ export interface GroupJson {
   modified_by?: string
 }
 
+/** A group's columns as the API answers them. */
+export const GROUP_COLUMNS = [
+  'id',
+  'name',
+  'deleted',
+  'created',
+  'modified',
+  'created_by',
+  'modified_by',
+] as const
+
+export interface GroupRow {
+  id: string
+  name: string
+  deleted: boolean
+  created: string
+  modified: string
+  created_by: string | null
+  modified_by: string | null
+  /** When the query counted the members. */
+  user_count?: string
+}
+
+/** A group as the API answers it, with `user_count` when the row has it. */
+export const groupJson = (row: GroupRow): GroupJson & { user_count?: number } => ({
+  id: row.id,
+  name: row.name,
+  deleted: row.deleted,
+  created: formatTimestamp(row.created),
+  modified: formatTimestamp(row.modified),
+  ...(row.created_by ? { created_by: row.created_by } : {}),
+  ...(row.modified_by ? { modified_by: row.modified_by } : {}),
+  ...(row.user_count !== undefined ? { user_count: Number(row.user_count) } : {}),
+})
+
 /** The groups with these ids, by id. */
 export const groupsByIds = async (em: EntityManager, ids: Iterable<string>) => {
   const wanted = [...new Set(ids)]
   if (wanted.length === 0) return new Map<string, GroupJson>()
-  const rows = await selectRows<{
-    id: string
-    name: string
-    deleted: boolean
-    created: string
-    modified: string
-    created_by: string | null
-    modified_by: string | null
-  }>(em, (knex) =>
-    knex('groups')
-      .whereIn('id', wanted)
-      .select('id', 'name', 'deleted', 'created', 'modified', 'created_by', 'modified_by'),
+  const rows = await selectRows<GroupRow>(em, (knex) =>
+    knex('groups').whereIn('id', wanted).select(GROUP_COLUMNS),
   )
-  return new Map(
-    rows.map((row) => [
-      row.id,
-      {
-        id: row.id,
-        name: row.name,
-        deleted: row.deleted,
-        created: formatTimestamp(row.created),
-        modified: formatTimestamp(row.modified),
-        ...(row.created_by ? { created_by: row.created_by } : {}),
-        ...(row.modified_by ? { modified_by: row.modified_by } : {}),
-      },
-    ]),
-  )
+  return new Map(rows.map((row) => [row.id, groupJson(row)]))
 }
 
 /** Sets `user` (with or without profile) on user permissions and `group` on group ones. */

@@ -3,6 +3,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { formatTimestamp } from '../../api/envelope.ts'
 import { selectRows } from '../../api/orm.ts'
+import { GROUP_COLUMNS, type GroupRow, groupJson } from '../permissions/index.ts'
 import { attachGroupsUsers, embeddedUsers, gpgkeysOfUsers } from '../users/index.ts'
 
 const LIMIT = 25
@@ -35,21 +36,12 @@ export const searchAros = async (em: EntityManager, options: SearchOptions) => {
       )
     return query
   })
-  const groups = await selectRows<{
-    id: string
-    name: string
-    deleted: boolean
-    created: string
-    modified: string
-    created_by: string | null
-    modified_by: string | null
-    user_count: string
-  }>(em, (knex) => {
+  const groups = await selectRows<GroupRow>(em, (knex) => {
     const query = knex('groups')
       .where('groups.deleted', false)
       .orderByRaw('lower(groups.name)')
       .limit(LIMIT)
-      .select('id', 'name', 'deleted', 'created', 'modified', 'created_by', 'modified_by')
+      .select(GROUP_COLUMNS)
       .select(
         knex('groups_users')
           .count('*')
@@ -99,18 +91,7 @@ export const searchAros = async (em: EntityManager, options: SearchOptions) => {
     ...user,
     sortKey: String(user.username).toLowerCase(),
   }))
-  for (const group of groups)
-    found.push({
-      id: group.id,
-      name: group.name,
-      deleted: group.deleted,
-      created: formatTimestamp(group.created),
-      modified: formatTimestamp(group.modified),
-      ...(group.created_by ? { created_by: group.created_by } : {}),
-      ...(group.modified_by ? { modified_by: group.modified_by } : {}),
-      user_count: Number(group.user_count),
-      sortKey: group.name.toLowerCase(),
-    })
+  for (const group of groups) found.push({ ...groupJson(group), sortKey: group.name.toLowerCase() })
   found.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0))
   return found.map(({ sortKey: _, ...aro }) => aro)
 }
