@@ -5,7 +5,11 @@ import type { EntityManager, Knex } from '@mikro-orm/postgresql'
 import { applyOrder, selectPage } from '../../api/pagination.ts'
 import type { ParsedQuery } from '../../api/query.ts'
 import { folderParentColumn, itemsUnderParents, personalColumn } from '../folder-tree/index.ts'
-import { highestPermissionRows, readableBy } from '../permissions/index.ts'
+import {
+  type CallerPermissionColumns,
+  joinCallerPermission,
+  readableBy,
+} from '../permissions/index.ts'
 
 export const FOLDER_COLUMNS = [
   'id',
@@ -19,7 +23,7 @@ export const FOLDER_COLUMNS = [
   'modified_by',
 ] as const
 
-export interface FolderRow {
+export interface FolderRow extends CallerPermissionColumns {
   id: string
   name: string | null
   metadata: string | null
@@ -32,12 +36,6 @@ export interface FolderRow {
   permission_type: number
   folder_parent_id: string | null
   personal: boolean
-  p_id?: string
-  p_aro?: string
-  p_aro_foreign_key?: string
-  p_type?: number
-  p_created?: string
-  p_modified?: string
 }
 
 export const SORTABLE = {
@@ -54,8 +52,6 @@ export interface FolderFilters {
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
 
-const PERMISSION_COLUMNS = ['id', 'aro', 'aro_foreign_key', 'type', 'created', 'modified'] as const
-
 const listQuery = (knex: Knex, userId: string, filters: FolderFilters, withPermission: boolean) => {
   const list = knex('folders')
     .join(readableBy(knex, userId, 'Folder').as('access'), 'access.aco_foreign_key', 'folders.id')
@@ -65,14 +61,7 @@ const listQuery = (knex: Knex, userId: string, filters: FolderFilters, withPermi
   if (filters.ids) list.whereIn('folders.id', filters.ids)
   if (filters.parents) list.whereIn('folders.id', itemsUnderParents(knex, userId, filters.parents))
   if (filters.search) list.whereILike('folders.name', `%${escapeLike(filters.search)}%`)
-  if (withPermission)
-    list
-      .join(
-        highestPermissionRows(knex, userId, 'Folder').as('highest'),
-        'highest.aco_foreign_key',
-        'folders.id',
-      )
-      .select(PERMISSION_COLUMNS.map((column) => `highest.${column} as p_${column}`))
+  if (withPermission) joinCallerPermission(list, knex, userId, 'Folder', 'folders.id')
   return list
 }
 

@@ -1,6 +1,6 @@
 // Folders as the API answers them: v4 with their name, v5 with their encrypted metadata.
 import { formatTimestamp } from '../../api/envelope.ts'
-import type { PermissionJson } from '../permissions/index.ts'
+import { callerPermissionJson } from '../permissions/index.ts'
 import type { FolderRow } from './query.ts'
 
 export const folderJson = (row: FolderRow) => {
@@ -16,18 +16,7 @@ export const folderJson = (row: FolderRow) => {
   json.modified_by = row.modified_by
   json.folder_parent_id = row.folder_parent_id
   json.personal = row.personal
-  if (row.p_id) {
-    const permission: PermissionJson = {
-      id: row.p_id,
-      aco: 'Folder',
-      aco_foreign_key: row.id,
-      aro: row.p_aro!,
-      aro_foreign_key: row.p_aro_foreign_key!,
-      type: Number(row.p_type),
-      created: formatTimestamp(row.p_created),
-      modified: formatTimestamp(row.p_modified),
-    }
-    json.permission = permission
-  }
+  const permission = callerPermissionJson('Folder', row)
+  if (permission) json.permission = permission
   return json
 }

@@ -11,6 +11,11 @@ import { userDirectoryFilters } from './user-filter.ts'
 
 export { usersWithAccess, usersWithAccessQuery } from './access.ts'
 export {
+  type CallerPermissionColumns,
+  callerPermissionJson,
+  joinCallerPermission,
+} from './caller-permission.ts'
+export {
   applyPermissionChanges,
   type ChangeOutcome,
   messages as permissionMessages,

@@ -6,7 +6,12 @@ import { selectRows } from '../../api/orm.ts'
 import { applyOrder, selectPage } from '../../api/pagination.ts'
 import type { ParsedQuery } from '../../api/query.ts'
 import { folderParentColumn, itemsUnderParents, personalColumn } from '../folder-tree/index.ts'
-import { highestPermissionRows, OWNER, readableBy } from '../permissions/index.ts'
+import {
+  type CallerPermissionColumns,
+  joinCallerPermission,
+  OWNER,
+  readableBy,
+} from '../permissions/index.ts'
 import { resourcesTagged } from '../tags/index.ts'
 
 export const RESOURCE_COLUMNS = [
@@ -27,9 +32,7 @@ export const RESOURCE_COLUMNS = [
   'modified_by',
 ] as const
 
-const PERMISSION_COLUMNS = ['id', 'aro', 'aro_foreign_key', 'type', 'created', 'modified'] as const
-
-export interface ResourceRow {
+export interface ResourceRow extends CallerPermissionColumns {
   id: string
   name: string | null
   username: string | null
@@ -48,13 +51,6 @@ export interface ResourceRow {
   permission_type: number
   folder_parent_id: string | null
   personal: boolean
-  /** With `contain[permission]`: the caller's highest permission, prefixed `p_`. */
-  p_id?: string
-  p_aro?: string
-  p_aro_foreign_key?: string
-  p_type?: number
-  p_created?: string
-  p_modified?: string
 }
 
 export const SORTABLE = {
@@ -118,14 +114,7 @@ const listQuery = (
     list.whereIn('resources.id', itemsUnderParents(knex, userId, filters.parents))
   if (filters.tag !== undefined)
     list.whereIn('resources.id', resourcesTagged(knex, userId, filters.tag))
-  if (withPermission)
-    list
-      .join(
-        highestPermissionRows(knex, userId, 'Resource').as('highest'),
-        'highest.aco_foreign_key',
-        'resources.id',
-      )
-      .select(PERMISSION_COLUMNS.map((column) => `highest.${column} as p_${column}`))
+  if (withPermission) joinCallerPermission(list, knex, userId, 'Resource', 'resources.id')
   return list
 }
 

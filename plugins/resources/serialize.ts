@@ -1,7 +1,7 @@
 // Resources as the API answers them: v4 with their cleartext fields, v5 with their encrypted
 // metadata instead, never both.
 import { formatTimestamp } from '../../api/envelope.ts'
-import type { PermissionJson } from '../permissions/index.ts'
+import { callerPermissionJson } from '../permissions/index.ts'
 import type { ResourceRow } from './query.ts'
 
 export const isV5 = (row: Pick<ResourceRow, 'metadata'>) => row.metadata !== null
@@ -27,19 +27,8 @@ export const resourceJson = (row: ResourceRow) => {
   json.expired = formatTimestamp(row.expired)
   json.folder_parent_id = row.folder_parent_id
   json.personal = row.personal
-  if (row.p_id) {
-    const permission: PermissionJson = {
-      id: row.p_id,
-      aco: 'Resource',
-      aco_foreign_key: row.id,
-      aro: row.p_aro!,
-      aro_foreign_key: row.p_aro_foreign_key!,
-      type: Number(row.p_type),
-      created: formatTimestamp(row.p_created),
-      modified: formatTimestamp(row.p_modified),
-    }
-    json.permission = permission
-  }
+  const permission = callerPermissionJson('Resource', row)
+  if (permission) json.permission = permission
   return json
 }
 
