@@ -1,7 +1,7 @@
 // remark plugin: Keyward's Markdown steps (directives, links, images) in one walk of the tree.
 // One walk instead of one per step: each walk costs about 0.1 ms per page (measured).
 import type { Root } from 'mdast'
-import { SKIP, visit } from 'unist-util-visit'
+import { visit } from 'unist-util-visit'
 import type { VFile } from 'vfile'
 import type { ReferenceResolver, StepContext } from './data.ts'
 import { reportError } from './messages.ts'
@@ -23,8 +23,7 @@ export default function remarkKeyward(options: Options) {
   return (tree: Root, file: VFile) => {
     const ctx: StepContext = { file, ...options, tabSets: 0 }
     file.data.links ??= []
-    const source = String(file.value)
-    visit(tree, (node, index, parent) => {
+    visit(tree, (node) => {
       switch (node.type) {
         case 'link':
         case 'definition':
@@ -41,16 +40,6 @@ export default function remarkKeyward(options: Options) {
           if (node.name === 'video') return video(node, ctx)
           if (node.name === 'providerCard') return providerCard(node, ctx)
           return reportError(file, node, `unknown directive "::${node.name}"`)
-        case 'textDirective': {
-          // `:name` inside prose ("Note:this", "10:30") is text, not a directive.
-          if (!parent || index === undefined) return
-          const start = node.position?.start.offset
-          const end = node.position?.end.offset
-          const value =
-            start !== undefined && end !== undefined ? source.slice(start, end) : `:${node.name}`
-          parent.children.splice(index, 1, { type: 'text', value })
-          return [SKIP, index + 1]
-        }
       }
     })
   }
