@@ -1,6 +1,6 @@
 // Renders one Markdown body with the markdown-it parser and with remark-parse, and returns what
 // the build keeps of each (HTML, file.data and messages), for comparing the two.
-import { createProcessor, renderMarkdown } from '../../cli/markdown.ts'
+import { createProcessor, renderMarkdown } from '../../../../cli/markdown.ts'
 import { remarkParser } from './remark-parser.ts'
 
 // Every link is recorded for the link check, so the comparison covers the line of each.
