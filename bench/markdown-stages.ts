@@ -1,21 +1,26 @@
-// Benchmark: where one page's build time goes, on one core, over the synthetic corpus:
-// remark-parse alone (with GFM and directives), the whole Markdown pipeline, and React page
-// rendering. It shows the ceiling the parser puts on `docs build` throughput.
+// Benchmark: where one page's build time goes, on one core, over the synthetic corpus: the
+// markdown-it parser against remark-parse (with GFM and directives), the whole Markdown pipeline
+// with each, each step of the pipeline after the parser, and React page rendering.
 // Usage: node bin/run.js bench/markdown-stages.ts [--pages 400]
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import remarkDirective from 'remark-directive'
-import remarkGfm from 'remark-gfm'
-import remarkParse from 'remark-parse'
-import { unified } from 'unified'
+import type { Root as HastRoot } from 'hast'
+import { toHtml } from 'hast-util-to-html'
+import type { Root as MdastRoot } from 'mdast'
+import { type Plugin, type Processor, unified } from 'unified'
+import type { Node } from 'unist'
+import { VFile } from 'vfile'
 import { listMarkdownFiles } from '../cli/content.ts'
+import { normalizeDirectiveTitles } from '../cli/markdown/directive-titles.ts'
+import { parseMarkdown } from '../cli/markdown/parser.ts'
 import { createProcessor, renderMarkdown } from '../cli/markdown.ts'
 import { docPageModel } from '../cli/pages.ts'
 import { renderDoc } from '../cli/render-doc.ts'
 import { siteConfigSchema } from '../cli/site-config.ts'
 import { renderPage } from '../templates/render.tsx'
+import { remarkParser } from '../test/cli/markdown/helpers/remark-parser.ts'
 import { baseConfig } from '../test/helpers/site.ts'
 import { generateCorpus } from './generate-corpus.ts'
 
@@ -26,31 +31,83 @@ const files = listMarkdownFiles(join(dir, 'content/docs'))
 const sources = files.map((file) => readFileSync(file, 'utf8'))
 const megabytes = sources.reduce((n, s) => n + s.length, 0) / 1e6
 
+const report = (name: string, ms: number, cpuMs?: number) =>
+  console.log(
+    `${name.padEnd(40)} ${(ms / files.length).toFixed(2)} ms/page  ${((files.length * 1000) / ms).toFixed(0)} pages/s  ${(megabytes / (ms / 1000)).toFixed(2)} MB/s${cpuMs === undefined ? '' : `  CPU ${(cpuMs / files.length).toFixed(2)} ms/page`}`,
+  )
+
+/** Wall time, and the process's CPU time beside it: the steadier figure on a shared machine. */
 const time = (name: string, fn: () => void) => {
   fn() // warm up the JIT once
   const started = performance.now()
+  const cpu = process.cpuUsage()
   fn()
-  const ms = performance.now() - started
-  console.log(
-    `${name.padEnd(34)} ${(ms / files.length).toFixed(2)} ms/page  ${((files.length * 1000) / ms).toFixed(0)} pages/s  ${(megabytes / (ms / 1000)).toFixed(2)} MB/s`,
-  )
-  return ms
+  const { user, system } = process.cpuUsage(cpu)
+  report(name, performance.now() - started, (user + system) / 1000)
 }
 
-const parser = unified().use(remarkParse).use(remarkGfm).use(remarkDirective)
-const processor = createProcessor({
-  resolveLink: (url) => ({ url }),
-  resolveImage: (url) => ({ url }),
-})
+const resolvers = {
+  resolveLink: (url: string) => ({ url }),
+  resolveImage: (url: string) => ({ url }),
+}
+const processor = createProcessor(resolvers)
+const remarkProcessor = createProcessor({ ...resolvers, parser: remarkParser })
+const remarkParse = unified().use(remarkParser)
 console.log(
   `${files.length} pages, ${megabytes.toFixed(1)} MB of Markdown, one core, NODE_ENV=${process.env.NODE_ENV}`,
 )
-time('remark-parse + gfm + directive', () => {
-  for (const s of sources) parser.parse(s)
+time('remark-parse + gfm + directive (old)', () => {
+  for (const s of sources) remarkParse.runSync(remarkParse.parse(s))
 })
-time('whole Markdown pipeline to HTML', () => {
+time('markdown-it parser to mdast (new)', () => {
+  for (const s of sources) parseMarkdown(s)
+})
+time('whole Markdown pipeline, remark-parse', () => {
+  for (const [i, s] of sources.entries()) renderMarkdown(remarkProcessor, files[i], s)
+})
+time('whole Markdown pipeline, markdown-it', () => {
   for (const [i, s] of sources.entries()) renderMarkdown(processor, files[i], s)
 })
+
+// Each step of the pipeline, timed inside one run of it: the same plugins with their
+// transformers wrapped, so the order stays the one createProcessor defines.
+const stageMs = new Map<string, number>()
+const add = (name: string, ms: number) => stageMs.set(name, (stageMs.get(name) ?? 0) + ms)
+type Transformer = (this: unknown, tree: Node, file: VFile) => Node | undefined
+const timedPlugin = (plugin: Plugin<unknown[]>, name: string) =>
+  function (this: Processor, ...options: unknown[]) {
+    const transformer = (plugin as (...a: unknown[]) => Transformer | undefined).apply(
+      this,
+      options,
+    )
+    if (!transformer) return undefined
+    return function (this: unknown, tree: Node, file: VFile) {
+      const started = performance.now()
+      const result = transformer.call(this, tree, file)
+      add(name, performance.now() - started)
+      return result
+    }
+  }
+const staged = unified()
+for (const [plugin, ...options] of processor.attachers)
+  staged.use(timedPlugin(plugin as Plugin<unknown[]>, plugin.name || 'anonymous'), ...options)
+const runStaged = () => {
+  for (const [i, s] of sources.entries()) {
+    let started = performance.now()
+    const file = new VFile({ path: files[i], value: normalizeDirectiveTitles(s) })
+    const mdast = staged.parse(file) as MdastRoot
+    add('parse (markdown-it)', performance.now() - started)
+    const hast = staged.runSync(mdast, file) as HastRoot
+    started = performance.now()
+    toHtml(hast)
+    add('hast-util-to-html', performance.now() - started)
+  }
+}
+runStaged() // warm up
+stageMs.clear()
+runStaged()
+for (const [name, ms] of stageMs) report(`  stage: ${name}`, ms)
+
 const site = {
   config: siteConfigSchema.parse(baseConfig),
   assets: {

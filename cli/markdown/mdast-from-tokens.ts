@@ -48,61 +48,77 @@ const append = (parent: AnyParent, node: Nodes) => {
   } else parent.children.push(node)
 }
 
-/** The phrasing content of one inline token, starting on `line`. */
-const fromInline = (tokens: Token[], line: number, into: AnyParent): void => {
-  const stack: AnyParent[] = [into]
-  const top = () => stack[stack.length - 1]
-  // Emphasis pairs are not bounded by markdown-it's maxNesting: past this depth they stay text,
-  // so that `*` × 20,000 cannot overflow the stack of the recursive steps after the parser.
-  let flattened = 0
-  const open = (node: Nodes, token: Token) => {
-    if (stack.length > MAX_INLINE_DEPTH) {
-      flattened++
-      if (token.markup) append(top(), { type: 'text', value: token.markup })
+/**
+ * The open phrasing nodes of one inline token. A class, so that no closures are made per
+ * paragraph. Emphasis pairs are not bounded by markdown-it's maxNesting: past MAX_INLINE_DEPTH
+ * they stay text, so `*` × 20,000 cannot overflow the stack of the recursive steps after this.
+ */
+class PhrasingStack {
+  private readonly stack: AnyParent[]
+  private flattened = 0
+
+  constructor(into: AnyParent) {
+    this.stack = [into]
+  }
+
+  top(): AnyParent {
+    return this.stack[this.stack.length - 1]
+  }
+
+  open(node: Nodes, token: Token): void {
+    if (this.stack.length > MAX_INLINE_DEPTH) {
+      this.flattened++
+      if (token.markup) append(this.top(), { type: 'text', value: token.markup })
       return
     }
-    append(top(), node)
-    stack.push(node as AnyParent)
+    append(this.top(), node)
+    this.stack.push(node as AnyParent)
   }
-  const close = (token: Token) => {
-    if (flattened === 0) stack.pop()
+
+  close(token: Token): void {
+    if (this.flattened === 0) this.stack.pop()
     else {
-      flattened--
-      if (token.markup) append(top(), { type: 'text', value: token.markup })
+      this.flattened--
+      if (token.markup) append(this.top(), { type: 'text', value: token.markup })
     }
   }
+}
+
+/** The phrasing content of one inline token, starting on `line`. */
+const fromInline = (tokens: Token[], line: number, into: AnyParent): void => {
+  const phrasing = new PhrasingStack(into)
   for (const token of tokens) {
     const position = at(line)
     switch (token.type) {
       case 'text':
       case 'text_special':
       case 'text_directive':
-        append(top(), { type: 'text', value: token.content, position })
+        append(phrasing.top(), { type: 'text', value: token.content, position })
         break
       case 'softbreak':
-        append(top(), { type: 'text', value: '\n', position })
+        append(phrasing.top(), { type: 'text', value: '\n', position })
         break
       case 'hardbreak':
-        append(top(), { type: 'break', position })
+        append(phrasing.top(), { type: 'break', position })
         break
       case 'code_inline':
-        append(top(), { type: 'inlineCode', value: token.content, position })
+        append(phrasing.top(), { type: 'inlineCode', value: token.content, position })
         break
       case 'html_inline':
-        append(top(), { type: 'html', value: token.content, position })
+        append(phrasing.top(), { type: 'html', value: token.content, position })
         break
       case 'em_open':
-        open({ type: 'emphasis', children: [], position }, token)
+        phrasing.open({ type: 'emphasis', children: [], position }, token)
         break
       case 'strong_open':
-        open({ type: 'strong', children: [], position }, token)
+        phrasing.open({ type: 'strong', children: [], position }, token)
         break
       case 's_open':
-        open({ type: 'delete', children: [], position }, token)
+        phrasing.open({ type: 'delete', children: [], position }, token)
         break
       case 'link_open': {
         const reference = token.meta?.reference as ReferenceMeta | undefined
-        open(
+        phrasing.open(
           reference
             ? {
                 type: 'linkReference',
@@ -127,7 +143,7 @@ const fromInline = (tokens: Token[], line: number, into: AnyParent): void => {
       case 'strong_close':
       case 's_close':
       case 'link_close':
-        close(token)
+        phrasing.close(token)
         break
       case 'image': {
         const label = { type: 'paragraph', children: [] } as AnyParent
@@ -135,7 +151,7 @@ const fromInline = (tokens: Token[], line: number, into: AnyParent): void => {
         const alt = mdastToString(label)
         const reference = token.meta?.reference as ReferenceMeta | undefined
         append(
-          top(),
+          phrasing.top(),
           reference
             ? {
                 type: 'imageReference',
@@ -157,7 +173,7 @@ const fromInline = (tokens: Token[], line: number, into: AnyParent): void => {
       }
       case 'footnote_ref': {
         const label = String(token.meta.label)
-        append(top(), {
+        append(phrasing.top(), {
           type: 'footnoteReference',
           identifier: normalizeIdentifier(label),
           label,

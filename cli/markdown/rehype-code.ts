@@ -1,9 +1,9 @@
 // rehype plugin: highlights fenced code at build time (lowlight, so no highlighter reaches the
 // browser), one span per line for line highlighting, an optional title and a copy button.
-import type { Element, ElementContent, Root, Text } from 'hast'
+import type { Element, ElementContent, Root, RootContent, Text } from 'hast'
 import { toString as hastToString } from 'hast-util-to-string'
 import { common, createLowlight } from 'lowlight'
-import { visit } from 'unist-util-visit'
+import { SKIP, walk } from './walk.ts'
 
 const lowlight = createLowlight(common)
 
@@ -84,8 +84,8 @@ export const toLines = (nodes: Root['children'], highlight: Set<number>): Elemen
 
 export default function rehypeCode() {
   return (tree: Root) => {
-    visit(tree, 'element', (node, index, parent) => {
-      if (node.tagName !== 'pre' || !parent || index === undefined) return
+    walk<RootContent | ElementContent, Root | Element>(tree, (node, index, parent) => {
+      if (node.type !== 'element' || node.tagName !== 'pre') return
       const code = node.children[0]
       if (code?.type !== 'element' || code.tagName !== 'code') return
       const languageClass = ((code.properties.className as string[]) ?? []).find((c) =>
@@ -134,7 +134,7 @@ export default function rehypeCode() {
         properties: { className: ['code-block'], dataLanguage: language },
         children,
       }
-      return 'skip'
+      return SKIP
     })
   }
 }

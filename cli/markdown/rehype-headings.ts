@@ -2,11 +2,11 @@
 // adds an anchor link to each, collects the table of contents and every id of the page, and
 // takes a leading h1 out of the body as the page title.
 import Slugger from 'github-slugger'
-import type { Element, Root, Text } from 'hast'
+import type { Element, ElementContent, Root, RootContent, Text } from 'hast'
 import { toString as hastToString } from 'hast-util-to-string'
-import { visit } from 'unist-util-visit'
 import type { VFile } from 'vfile'
 import { reportWarning } from './messages.ts'
+import { walk } from './walk.ts'
 
 const HEADING = /^h([1-6])$/
 const CUSTOM_ID = /\s*\{#([\w-]+)\}\s*$/
@@ -31,7 +31,8 @@ export default function rehypeHeadings() {
       file.data.h1 = hastToString(first).trim()
       tree.children.splice(tree.children.indexOf(first), 1)
     }
-    visit(tree, 'element', (node) => {
+    walk<RootContent | ElementContent>(tree, (node) => {
+      if (node.type !== 'element') return
       const level = HEADING.exec(node.tagName)?.[1]
       // Headings that already carry an id (the footnotes label) keep it and stay out of the TOC.
       if (!level || typeof node.properties.id === 'string') {

@@ -2,10 +2,10 @@
 // that the browser hydrates with React components: each tab list (templates/TabList.tsx) and
 // each copy button (templates/CopyButton.tsx). The markup inside each island is exactly what its
 // component renders, so hydration adopts it as it is.
-import type { Element, Root } from 'hast'
+import type { Element, ElementContent, Root, RootContent } from 'hast'
 import { toHtml } from 'hast-util-to-html'
-import { visit } from 'unist-util-visit'
 import type { TabListProps } from '../../templates/TabList.tsx'
+import { SKIP, walk } from './walk.ts'
 
 const hasClass = (node: Element, name: string) =>
   Array.isArray(node.properties.className) && node.properties.className.includes(name)
@@ -34,8 +34,8 @@ const tabListProps = (list: Element, groupId: unknown): TabListProps => ({
 
 export default function rehypeIslands() {
   return (tree: Root) => {
-    visit(tree, 'element', (node, index, parent) => {
-      if (!parent || index === undefined) return
+    walk<RootContent | ElementContent, Root | Element>(tree, (node, index, parent) => {
+      if (node.type !== 'element') return
       if (hasClass(node, 'tabs__list') && parent.type === 'element') {
         const props = tabListProps(node, parent.properties.dataGroupId)
         // The label sits in a span: the component renders it from its HTML.
@@ -45,11 +45,11 @@ export default function rehypeIslands() {
               { type: 'element', tagName: 'span', properties: {}, children: button.children },
             ]
         parent.children[index] = island('tabs', props, node)
-        return 'skip'
+        return SKIP
       }
       if (hasClass(node, 'copy-button')) {
         parent.children[index] = island('copy', {}, node)
-        return 'skip'
+        return SKIP
       }
     })
   }
