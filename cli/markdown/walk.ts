@@ -1,6 +1,6 @@
 // A plain depth-first walk for the Markdown steps, in place of unist-util-visit: that one
 // allocates a closure per node and renames it (Object.defineProperty) for its debug output,
-// which cost about a quarter of the pipeline after the parser (measured: bench/RESULTS.md).
+// which cost more than the parser itself (measured with bench/markdown-stages.ts and --cpu-prof).
 
 export const SKIP = 'skip'
 

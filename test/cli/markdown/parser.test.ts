@@ -1,4 +1,6 @@
 // The markdown-it parser's tricky parts, checked on the HTML the whole pipeline writes.
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import test from 'ava'
 import { render } from '../../helpers/markdown.ts'
 
@@ -158,4 +160,14 @@ test('links after line breaks, multi-line code spans and titles are recorded on 
     { url: '/docs/b/', line: 5 },
     { url: '/docs/c/', line: 6 },
   ])
+})
+
+test('the build imports neither micromark nor the remark parsers (only the parity test does)', (t) => {
+  const cli = new URL('../../../cli/', import.meta.url).pathname
+  const sources = readdirSync(cli, { recursive: true, encoding: 'utf8' })
+    .filter((name) => /\.tsx?$/.test(name))
+    .map((name) => [name, readFileSync(join(cli, name), 'utf8')] as const)
+  t.true(sources.length > 20)
+  for (const [name, source] of sources)
+    t.notRegex(source, /from '(micromark|remark-parse|remark-gfm|remark-directive)[/']/, name)
 })
