@@ -4,9 +4,10 @@
 // them. Columns are not tracked (every column is 1): messages only report lines.
 import type { Token } from 'markdown-it'
 import { unescapeAll } from 'markdown-it/lib/common/utils.mjs'
-import type { Nodes, Parent, Root, RootContent } from 'mdast'
+import type { Nodes, Parent, PhrasingContent, Root, RootContent } from 'mdast'
 import { toString as mdastToString } from 'mdast-util-to-string'
 import type { Position } from 'unist'
+import { linkLiterals } from './autolink-literals.ts'
 import type { ReferenceMeta } from './reference-tokens.ts'
 import { linesOf } from './source-lines.ts'
 
@@ -39,10 +40,10 @@ type AnyParent = Parent & { children: Nodes[] }
 
 const MAX_INLINE_DEPTH = 100
 
-/** Appends, joining text to a text node before it as mdast does. */
-const append = (parent: AnyParent, node: Nodes) => {
+/** Appends, joining text to a text node before it as mdast does (not to a text directive's). */
+const append = (parent: AnyParent, node: Nodes, verbatim: ReadonlySet<Nodes>) => {
   const last = parent.children.at(-1)
-  if (node.type === 'text' && last?.type === 'text') {
+  if (node.type === 'text' && last?.type === 'text' && !verbatim.has(last)) {
     last.value += node.value
     if (last.position && node.position) last.position.end = node.position.end
   } else parent.children.push(node)
@@ -57,8 +58,21 @@ class PhrasingStack {
   private readonly stack: AnyParent[]
   private flattened = 0
 
-  constructor(into: AnyParent) {
+  constructor(
+    into: AnyParent,
+    private readonly verbatim: Set<Nodes>,
+  ) {
     this.stack = [into]
+  }
+
+  append(node: Nodes): void {
+    append(this.top(), node, this.verbatim)
+  }
+
+  /** A text directive's source: its own text node, as Keyward made it from remark's node. */
+  appendVerbatim(node: Nodes): void {
+    this.verbatim.add(node)
+    this.top().children.push(node)
   }
 
   top(): AnyParent {
@@ -68,10 +82,10 @@ class PhrasingStack {
   open(node: Nodes, token: Token): void {
     if (this.stack.length > MAX_INLINE_DEPTH) {
       this.flattened++
-      if (token.markup) append(this.top(), { type: 'text', value: token.markup })
+      if (token.markup) this.append({ type: 'text', value: token.markup })
       return
     }
-    append(this.top(), node)
+    this.append(node)
     this.stack.push(node as AnyParent)
   }
 
@@ -79,33 +93,35 @@ class PhrasingStack {
     if (this.flattened === 0) this.stack.pop()
     else {
       this.flattened--
-      if (token.markup) append(this.top(), { type: 'text', value: token.markup })
+      if (token.markup) this.append({ type: 'text', value: token.markup })
     }
   }
 }
 
 /** The phrasing content of one inline token, starting on `line`. */
-const fromInline = (tokens: Token[], line: number, into: AnyParent): void => {
-  const phrasing = new PhrasingStack(into)
+const fromInline = (tokens: Token[], line: number, into: AnyParent, verbatim: Set<Nodes>): void => {
+  const phrasing = new PhrasingStack(into, verbatim)
   for (const token of tokens) {
     const position = at(line)
     switch (token.type) {
       case 'text':
       case 'text_special':
+        phrasing.append({ type: 'text', value: token.content, position })
+        break
       case 'text_directive':
-        append(phrasing.top(), { type: 'text', value: token.content, position })
+        phrasing.appendVerbatim({ type: 'text', value: token.content, position })
         break
       case 'softbreak':
-        append(phrasing.top(), { type: 'text', value: '\n', position })
+        phrasing.append({ type: 'text', value: '\n', position })
         break
       case 'hardbreak':
-        append(phrasing.top(), { type: 'break', position })
+        phrasing.append({ type: 'break', position })
         break
       case 'code_inline':
-        append(phrasing.top(), { type: 'inlineCode', value: token.content, position })
+        phrasing.append({ type: 'inlineCode', value: token.content, position })
         break
       case 'html_inline':
-        append(phrasing.top(), { type: 'html', value: token.content, position })
+        phrasing.append({ type: 'html', value: token.content, position })
         break
       case 'em_open':
         phrasing.open({ type: 'emphasis', children: [], position }, token)
@@ -147,11 +163,10 @@ const fromInline = (tokens: Token[], line: number, into: AnyParent): void => {
         break
       case 'image': {
         const label = { type: 'paragraph', children: [] } as AnyParent
-        fromInline(token.children ?? [], line, label)
+        fromInline(token.children ?? [], line, label, verbatim)
         const alt = mdastToString(label)
         const reference = token.meta?.reference as ReferenceMeta | undefined
-        append(
-          phrasing.top(),
+        phrasing.append(
           reference
             ? {
                 type: 'imageReference',
@@ -173,7 +188,7 @@ const fromInline = (tokens: Token[], line: number, into: AnyParent): void => {
       }
       case 'footnote_ref': {
         const label = String(token.meta.label)
-        append(phrasing.top(), {
+        phrasing.append({
           type: 'footnoteReference',
           identifier: normalizeIdentifier(label),
           label,
@@ -212,6 +227,7 @@ const withoutFinalNewline = (text: string) => (text.endsWith('\n') ? text.slice(
 /** Builds the mdast root of a markdown-it token stream. */
 export const mdastFromTokens = (tokens: Token[]): Root => {
   const root: Root = { type: 'root', children: [] }
+  const verbatim = new Set<Nodes>()
   const stack: AnyParent[] = [root as AnyParent]
   // Lists whose paragraphs markdown-it shows (a loose list); their items are spread.
   const loose = new Set<AnyParent>()
@@ -227,7 +243,8 @@ export const mdastFromTokens = (tokens: Token[]): Root => {
     const position = blockPosition(token) ?? top().position
     switch (token.type) {
       case 'inline':
-        fromInline(token.children ?? [], position?.start.line ?? 1, top())
+        fromInline(token.children ?? [], position?.start.line ?? 1, top(), verbatim)
+        top().children = linkLiterals(top().children as PhrasingContent[], verbatim)
         break
       case 'paragraph_open': {
         const parent = top()

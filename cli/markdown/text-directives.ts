@@ -8,10 +8,17 @@ import type { StateInline } from 'markdown-it'
 import { scanDirectiveHead } from './directive-syntax.ts'
 
 const COLON = 0x3a
+const BACKSLASH = 0x5c
 
 const textDirective = (state: StateInline, silent: boolean): boolean => {
   const { src, pos } = state
-  if (src.charCodeAt(pos) !== COLON || (pos > 0 && src.charCodeAt(pos - 1) === COLON)) return false
+  if (src.charCodeAt(pos) !== COLON) return false
+  // Not after a colon (`::`), unless that one was escaped (`\::name`, not `\\::name`).
+  if (src.charCodeAt(pos - 1) === COLON) {
+    let backslashes = 0
+    while (src.charCodeAt(pos - 2 - backslashes) === BACKSLASH) backslashes++
+    if (backslashes % 2 === 0) return false
+  }
   const head = scanDirectiveHead(src, pos + 1, state.posMax, true)
   if (!head) return false
   if (!silent) state.push('text_directive', '', 0).content = src.slice(pos, head.end)

@@ -5,7 +5,8 @@ import { remarkParser } from './remark-parser.ts'
 
 // Every link is recorded for the link check, so the comparison covers the line of each.
 const resolvers = {
-  resolveLink: (href: string) => ({ url: href, check: href }),
+  resolveLink: (href: string) =>
+    /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(href) ? { url: href } : { url: href, check: href },
   resolveImage: (src: string) => ({ url: src }),
 }
 const markdownItProcessor = createProcessor(resolvers)
