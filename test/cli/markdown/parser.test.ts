@@ -171,3 +171,12 @@ test('the build imports neither micromark nor the remark parsers (only the parit
   for (const [name, source] of sources)
     t.notRegex(source, /from '(micromark|remark-parse|remark-gfm|remark-directive)[/']/, name)
 })
+
+// remark-parse computed alt text before Keyward turned text directives back into text, so
+// "10:30" became "10" there; the alt is now what the author wrote.
+test('an image alt keeps colons as written', (t) => {
+  t.is(
+    html('![Meeting at 10:30, Note:this](./a.png)\n'),
+    '<p><img src="./a.png" alt="Meeting at 10:30, Note:this" loading="lazy" decoding="async"></p>',
+  )
+})
