@@ -3,7 +3,7 @@
 // plugin's `footnote_ref` rule; the `footnote_ref` token keeps only `meta.label`.
 import type MarkdownIt from 'markdown-it'
 import type { StateInline } from 'markdown-it'
-import { normalizeIdentifier } from './mdast-from-tokens.ts'
+import { normalizeIdentifier } from './mdast-from-inline.ts'
 
 /** Normalized labels of the page's definitions, which markdown-it-footnote files in env. */
 const definedLabels = (env: {
