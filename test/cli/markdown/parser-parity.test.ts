@@ -119,3 +119,16 @@ test('known difference: text directives in image alt text are kept', (t) => {
   t.true(markdownIt.html.includes('alt="At 10:30"'))
   t.true(remark.html.includes('alt="At 10"'))
 })
+
+// Known difference: remark-parse kept a CRLF source's line endings in the text it wrote;
+// markdown-it normalizes them to LF. The lines of links and messages are the same.
+test('known difference: CRLF line endings become LF in the HTML', (t) => {
+  const { markdownIt, remark } = renderBoth(
+    '/site/content/docs/page.md',
+    'one\r\ntwo [a](./a.md)\r\n\r\n:::foo\r\nx\r\n:::\r\n',
+  )
+  t.is(markdownIt.html, remark.html.replaceAll('\r\n', '\n'))
+  t.not(markdownIt.html, remark.html)
+  t.deepEqual(markdownIt.data, remark.data)
+  t.deepEqual(markdownIt.messages, remark.messages)
+})
