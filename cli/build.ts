@@ -34,8 +34,6 @@ export interface BuildOptions {
   outDir: string
   /** Dev server build: live-reload client, and errors reported instead of thrown. */
   dev?: boolean
-  /** Re-import config modules (after an edit in the dev server). */
-  fresh?: boolean
   /** Render workers for big sites; 1 renders in this thread. @default the number of cores */
   workers?: number
   /**
@@ -88,7 +86,7 @@ export class SiteBuilder {
     // The search worker loads its code while Markdown renders.
     this.search ??= new SearchJob()
     stages.start('config and sources')
-    this.config = await resolveConfig({ root: this.options.root, fresh: this.options.fresh })
+    this.config = await resolveConfig({ root: this.options.root })
     const { site: siteConfig, docsDir } = this.config
     const lastUpdated = readLastUpdated(docsDir)
     const cacheDir = this.options.cacheDir ?? defaultCacheDir(this.config.root)

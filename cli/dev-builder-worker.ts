@@ -7,7 +7,6 @@ import type { DevRequest, DevResponse } from './dev-builder.ts'
 const builder = new SiteBuilder({
   ...(workerData as { root: string; outDir: string }),
   dev: true,
-  fresh: true,
 })
 
 parentPort!.on('message', async (request: DevRequest) => {

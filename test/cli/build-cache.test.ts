@@ -35,10 +35,9 @@ const tree = (dir: string) =>
 
 /** Builds with the cache into `site.out`, and without it into a second folder: same bytes. */
 const buildTwice = async (t: import('ava').ExecutionContext, site: TestSite) => {
-  // `fresh`: this process has imported the config before, and it may have changed since.
-  const warm = await build({ root: site.root, outDir: site.out, workers: 1, fresh: true })
+  const warm = await build({ root: site.root, outDir: site.out, workers: 1 })
   const coldDir = join(site.root, 'cold')
-  await build({ root: site.root, outDir: coldDir, workers: 1, cacheDir: false, fresh: true })
+  await build({ root: site.root, outDir: coldDir, workers: 1, cacheDir: false })
   t.deepEqual(tree(site.out), tree(coldDir), 'byte for byte a cold build')
   return warm
 }
