@@ -21,7 +21,7 @@ import type { RenderOutcome } from './doc-renderer.ts'
 import type { OutputRecord } from './output-writer.ts'
 
 /** Bump when the cache's own layout changes. */
-const FORMAT = 1
+const FORMAT = 2
 const CLI_DIR = fileURLToPath(new URL('./', import.meta.url))
 const PACKAGE_ROOT = fileURLToPath(new URL('../', import.meta.url))
 
@@ -62,6 +62,8 @@ const sourceKey = (source: DocSource) =>
 interface CachedDoc {
   key: string
   outcome: RenderOutcome
+  /** Hash of the rendered HTML: pages are keyed by it instead of the HTML itself. */
+  htmlKey: string
 }
 
 interface CacheData {
@@ -118,16 +120,19 @@ export class BuildCache {
   } as Map<string, ParsedFrontMatter>
 
   /** The cached rendering of `source`, if it still holds (`holds` checks its lookups). */
-  lookup(source: DocSource, holds: (outcome: RenderOutcome) => boolean): RenderOutcome | undefined {
+  lookup(
+    source: DocSource,
+    holds: (outcome: RenderOutcome) => boolean,
+  ): { outcome: RenderOutcome; htmlKey: string } | undefined {
     this.used.add(source.relPath)
     const cached = this.data.docs[source.relPath]
     if (!cached || cached.key !== sourceKey(source) || !holds(cached.outcome)) return undefined
-    return cached.outcome
+    return cached
   }
 
-  store(source: DocSource, outcome: RenderOutcome): void {
+  store(source: DocSource, outcome: RenderOutcome, htmlKey: string): void {
     this.used.add(source.relPath)
-    this.data.docs[source.relPath] = { key: sourceKey(source), outcome }
+    this.data.docs[source.relPath] = { key: sourceKey(source), outcome, htmlKey }
     this.changed = true
   }
 

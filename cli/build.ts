@@ -6,12 +6,13 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { SiteAssets, SiteModel } from '../templates/model.ts'
 import { type LoadedDocument, loadApiDocument } from './api-reference/load-document.ts'
-import { type ApiReferencePage, buildApiReference } from './api-reference/reference.tsx'
+import type { ApiReferencePage } from './api-reference/reference.tsx'
 import { cachedClientAssets, listStaticFiles } from './assets.ts'
-import { BuildCache, pipelineKey } from './build-cache.ts'
+import { BuildCache, hashInput, pipelineKey } from './build-cache.ts'
 import { type ResolvedConfig, resolveConfig } from './config.ts'
 import { loadDocs, readDoc } from './content.ts'
-import { createDocRenderer, type DocRenderer, type RendererInit } from './doc-renderer.ts'
+import type { RendererInit } from './doc-deps.ts'
+import type { DocRenderer } from './doc-renderer.ts'
 import { BuildFailedError, type Diagnostic, Diagnostics } from './errors.ts'
 import { readLastUpdated } from './git.ts'
 import type { LinkTarget } from './links.ts'
@@ -24,7 +25,7 @@ import { POOL_THRESHOLD } from './render-pool.ts'
 import { SearchJob } from './search-job.ts'
 import { SearchUpdates } from './search-updates.ts'
 import { type DocState, SiteDocs, sidebarFields } from './site-docs.ts'
-import { SiteOutput } from './site-output.ts'
+import { type KeyedPage, SiteOutput } from './site-output.ts'
 import { Stages, type StageTiming } from './stages.ts'
 
 export interface BuildOptions {
@@ -129,13 +130,17 @@ export class SiteBuilder {
       sources.forEach((source, i) => {
         const outcome = rendered.outcomes[i]
         for (const [from, to] of outcome.copies) this.copies.set(from, to)
-        docs.set(source.file, { source, rendered: this.report(outcome.result) })
+        docs.set(source.file, {
+          source,
+          rendered: this.report(outcome.result),
+          htmlKey: rendered.htmlKeys[i],
+        })
       })
 
       stages.start('sidebars and links')
       this.site = new SiteDocs(this.config, docs, await lastUpdated)
       this.site.resolveSidebars(this.diagnostics)
-      this.apiReference = apiDocument && this.referencePage(await apiDocument, cache)
+      this.apiReference = apiDocument && (await this.referencePage(await apiDocument, cache))
       this.site.generated = this.apiReference
         ? [{ route: this.apiReference.page.route, ...this.apiReference }]
         : []
@@ -170,18 +175,27 @@ export class SiteBuilder {
       stages.start('pages')
       const site = this.model
       const siteKey = SiteOutput.siteKey(site)
-      const pages = this.site.states.map((state) => this.site.pageModel(state))
+      // Keys matter only to the next build, through the cache.
+      const pages: KeyedPage[] = this.site.states.map((state) => {
+        const page = this.site.pageModel(state)
+        return { page, key: cache ? SiteOutput.pageKey(siteKey, page, state.htmlKey) : '' }
+      })
       if (this.apiReference) {
-        pages.push(this.apiReference.page)
+        const { page } = this.apiReference
+        pages.push({ page, key: SiteOutput.pageKey(siteKey, page) })
         output.writeFiles(this.apiReference.files)
       }
-      const stale = output.stalePages(siteKey, pages)
+      const stale = output.stalePages(pages)
       if (pool && stale.length >= POOL_THRESHOLD) {
-        await pool.writePages(site, stale, this.options.outDir)
-        output.recordPages(siteKey, stale)
-      } else for (const page of stale) output.writePage(site, siteKey, page)
-      const routes = pages.map((page) => page.route)
-      routes.push(...output.writeSpecialPages(site, this.site, siteKey))
+        await pool.writePages(
+          site,
+          stale.map(({ page }) => page),
+          this.options.outDir,
+        )
+        output.recordPages(stale)
+      } else for (const page of stale) await output.writePage(site, page)
+      const routes = pages.map(({ page }) => page.route)
+      routes.push(...(await output.writeSpecialPages(site, this.site, siteKey)))
       output.writeImages(this.copies)
       this.copied = new Set(this.copies.values())
 
@@ -205,7 +219,10 @@ export class SiteBuilder {
     const changed: DocState[] = []
     let sidebarsChanged = false
     let idsChanged = false
-    this.renderer ??= createDocRenderer(this.init)
+    if (!this.renderer) {
+      const { createDocRenderer } = await import('./doc-renderer.ts')
+      this.renderer = createDocRenderer(this.init)
+    }
     for (const file of files) {
       const before = this.site.docs.get(file)
       if (!before || !existsSync(file)) return this.buildAll()
@@ -218,7 +235,8 @@ export class SiteBuilder {
         return this.buildAll()
       const outcome = this.renderer.render(source)
       for (const [from, to] of outcome.copies) this.copies.set(from, to)
-      const state = { source, rendered: this.report(outcome.result) }
+      const rendered = this.report(outcome.result)
+      const state = { source, rendered, htmlKey: hashInput(rendered.html) }
       sidebarsChanged ||= sidebarFields(state) !== sidebarFields(before)
       idsChanged ||= state.rendered.ids.join('\n') !== before.rendered.ids.join('\n')
       this.site.docs.set(file, state)
@@ -234,11 +252,12 @@ export class SiteBuilder {
     this.checkLinks(idsChanged ? undefined : changed)
     const states = sidebarsChanged ? this.site.states : changed
     const site = this.model
-    const routes = states.map((state) => {
+    const routes: string[] = []
+    for (const state of states) {
       const page = this.site.pageModel(state)
-      output.writePage(site, '', page)
-      return page.route
-    })
+      await output.writePage(site, { page, key: '' })
+      routes.push(page.route)
+    }
     if (sidebarsChanged) output.writeSitemap(this.site)
     output.writeImages(new Map([...this.copies].filter(([, out]) => !this.copied.has(out))))
     for (const out of this.copies.values()) this.copied.add(out)
@@ -254,7 +273,10 @@ export class SiteBuilder {
   }
 
   /** The API reference page; a doc that takes its route is an error. */
-  private referencePage(loaded: LoadedDocument, cache: BuildCache | undefined): ApiReferencePage {
+  private async referencePage(
+    loaded: LoadedDocument,
+    cache: BuildCache | undefined,
+  ): Promise<ApiReferencePage> {
     const { site } = this.config
     const route = site.apiReference!.route
     for (const { source } of this.site.states)
@@ -263,6 +285,8 @@ export class SiteBuilder {
           file: source.displayPath,
           message: `${route} is the API reference's route (apiReference in site.config.ts); move this doc`,
         })
+    // Its templates (React) load only for a site that has it.
+    const { buildApiReference } = await import('./api-reference/reference.tsx')
     return buildApiReference(loaded, site, this.site.sidebars, cache)
   }
 

@@ -1,18 +1,16 @@
 // Renders the Markdown of many docs: cached renderings that still hold are reused, the rest are
 // rendered in this thread or, when there are many, by a pool of render workers (which the
-// build then also uses to write the pages).
-import type { BuildCache } from './build-cache.ts'
+// build then also uses to write the pages). The Markdown pipeline loads only when a doc needs it.
+import { type BuildCache, hashInput } from './build-cache.ts'
 import type { DocSource } from './content.ts'
-import {
-  createDepsCheck,
-  createDocRenderer,
-  type RendererInit,
-  type RenderOutcome,
-} from './doc-renderer.ts'
+import { createDepsCheck, type RendererInit } from './doc-deps.ts'
+import type { RenderOutcome } from './doc-renderer.ts'
 import { defaultPoolSize, POOL_THRESHOLD, RenderPool } from './render-pool.ts'
 
 export interface RenderedDocs {
   outcomes: RenderOutcome[]
+  /** Hash of each outcome's HTML. */
+  htmlKeys: string[]
   /** Started when enough docs needed rendering; the caller closes it. */
   pool?: RenderPool
   /** How many docs came from the cache. */
@@ -27,11 +25,14 @@ export const renderDocs = async (
   const { cache } = options
   const holds = createDepsCheck(init)
   const outcomes: RenderOutcome[] = new Array(sources.length)
+  const htmlKeys: string[] = new Array(sources.length)
   const misses: number[] = []
   sources.forEach((source, i) => {
     const hit = cache?.lookup(source, (outcome) => holds(outcome.deps))
-    if (hit) outcomes[i] = hit
-    else misses.push(i)
+    if (hit) {
+      outcomes[i] = hit.outcome
+      htmlKeys[i] = hit.htmlKey
+    } else misses.push(i)
   })
   const size = options.workers ?? defaultPoolSize()
   let pool: RenderPool | undefined
@@ -42,9 +43,13 @@ export const renderDocs = async (
       outcomes[i] = rendered[n]
     })
   } else if (misses.length) {
+    const { createDocRenderer } = await import('./doc-renderer.ts')
     const renderer = createDocRenderer(init)
     for (const i of misses) outcomes[i] = renderer.render(sources[i])
   }
-  for (const i of misses) cache?.store(sources[i], outcomes[i])
-  return { outcomes, pool, cached: sources.length - misses.length }
+  for (const i of misses) {
+    htmlKeys[i] = hashInput(outcomes[i].result.rendered.html)
+    cache?.store(sources[i], outcomes[i], htmlKeys[i])
+  }
+  return { outcomes, htmlKeys, pool, cached: sources.length - misses.length }
 }

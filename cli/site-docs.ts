@@ -14,6 +14,8 @@ import type { SitemapEntry } from './sitemap.ts'
 export interface DocState {
   source: DocSource
   rendered: RenderedDoc
+  /** Hash of `rendered.html`, which stands for it in the page's output key. */
+  htmlKey: string
 }
 
 /** What a doc shows in sidebars: when it changes, every page's sidebar may change. */
