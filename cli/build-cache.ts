@@ -2,7 +2,9 @@
 // matter and body), its route and the pipeline (the code of the Markdown steps, the locked
 // dependency versions, the base URL), and kept only while the lookups it made (linked docs'
 // routes, static files, images) still answer the same; plus the last search index and its
-// input's hash. Stored as one V8-serialised file.
+// input's hash. Stored as one V8-serialised file, except each doc's HTML: that is a file of its
+// own (`html/<key>.html`), read only when its page is written, so a build that writes few pages
+// reads, deserialises and rewrites about half as much.
 import { createHash } from 'node:crypto'
 import {
   existsSync,
@@ -10,6 +12,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -21,23 +24,31 @@ import type { RenderOutcome } from './doc-renderer.ts'
 import type { OutputRecord } from './output-writer.ts'
 
 /** Bump when the cache's own layout changes. */
-const FORMAT = 2
+const FORMAT = 3
 const CLI_DIR = fileURLToPath(new URL('./', import.meta.url))
 const PACKAGE_ROOT = fileURLToPath(new URL('../', import.meta.url))
 
-/** Files whose code decides a doc's rendering. */
-const pipelineFiles = (): string[] => [
+const filesBelow = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort()
+
+/** Files whose code decides a doc's rendering or what the cache keeps of its source. */
+export const pipelineFiles = (): string[] => [
   ...[
     'markdown.ts',
     'render-doc.ts',
     'doc-renderer.ts',
+    'doc-deps.ts',
     'links.ts',
     'pages.ts',
+    // The parsed front matter is cached by the file's text: the schema's defaults are in here.
+    'front-matter.ts',
+    'content.ts',
     'build-cache.ts',
   ].map((name) => join(CLI_DIR, name)),
-  ...readdirSync(join(CLI_DIR, 'markdown'))
-    .sort()
-    .map((name) => join(CLI_DIR, 'markdown', name)),
+  ...filesBelow(join(CLI_DIR, 'markdown')),
   join(PACKAGE_ROOT, 'package-lock.json'),
 ]
 
@@ -61,10 +72,20 @@ const sourceKey = (source: DocSource) =>
 
 interface CachedDoc {
   key: string
+  /** The outcome with its HTML left out (it is in `html/<renderKey>.html`). */
   outcome: RenderOutcome
-  /** Hash of the rendered HTML: pages are keyed by it instead of the HTML itself. */
-  htmlKey: string
+  /** Hash of the rendered doc: its page and the search index are keyed by it, not its text. */
+  renderKey: string
 }
+
+/** A cached rendering and the key that stands for it. */
+export interface CachedRendering {
+  outcome: RenderOutcome
+  renderKey: string
+}
+
+/** A key for a rendered doc (the key of its HTML file in the cache). */
+export const renderKeyOf = (outcome: RenderOutcome): string => hashInput(outcome.result.rendered)
 
 interface CacheData {
   format: number
@@ -84,10 +105,13 @@ export class BuildCache {
   private readonly used = new Set<string>()
   private readonly usedFrontMatters = new Set<string>()
 
-  private constructor(
-    private readonly file: string,
-    pipeline: string,
-  ) {
+  private readonly file: string
+  private readonly htmlDir: string
+
+  private constructor(dir: string, pipeline: string) {
+    this.file = join(dir, 'build-cache.bin')
+    this.htmlDir = join(dir, 'html')
+    const { file } = this
     let data: CacheData | undefined
     try {
       if (existsSync(file)) data = deserialize(readFileSync(file)) as CacheData
@@ -102,7 +126,7 @@ export class BuildCache {
 
   /** Opens the cache file in `dir` for this pipeline; a stale cache starts empty. */
   static open(dir: string, pipeline: string): BuildCache {
-    return new BuildCache(join(dir, 'build-cache.bin'), pipeline)
+    return new BuildCache(dir, pipeline)
   }
 
   /** Parsed front matter, kept for the docs this build reads. */
@@ -119,21 +143,57 @@ export class BuildCache {
     },
   } as Map<string, ParsedFrontMatter>
 
-  /** The cached rendering of `source`, if it still holds (`holds` checks its lookups). */
+  private htmlFile(renderKey: string): string {
+    return join(this.htmlDir, `${renderKey}.html`)
+  }
+
+  /**
+   * The cached rendering of `source`, if it still holds (`holds` checks its lookups). Its HTML
+   * is read from its file when first asked for.
+   */
   lookup(
     source: DocSource,
     holds: (outcome: RenderOutcome) => boolean,
-  ): { outcome: RenderOutcome; htmlKey: string } | undefined {
+  ): CachedRendering | undefined {
     this.used.add(source.relPath)
     const cached = this.data.docs[source.relPath]
     if (!cached || cached.key !== sourceKey(source) || !holds(cached.outcome)) return undefined
-    return cached
+    const file = this.htmlFile(cached.renderKey)
+    if (!existsSync(file)) return undefined
+    const { result } = cached.outcome
+    let html: string | undefined
+    const rendered = Object.defineProperty({ ...result.rendered }, 'html', {
+      enumerable: true,
+      get: () => {
+        html ??= readFileSync(file, 'utf8')
+        return html
+      },
+    })
+    return {
+      outcome: { ...cached.outcome, result: { ...result, rendered } },
+      renderKey: cached.renderKey,
+    }
   }
 
-  store(source: DocSource, outcome: RenderOutcome, htmlKey: string): void {
+  store(source: DocSource, outcome: RenderOutcome, renderKey: string): void {
     this.used.add(source.relPath)
-    this.data.docs[source.relPath] = { key: sourceKey(source), outcome, htmlKey }
+    const { html, ...rendered } = outcome.result.rendered
+    const file = this.htmlFile(renderKey)
+    if (!existsSync(file)) {
+      mkdirSync(this.htmlDir, { recursive: true })
+      writeAtomically(file, html)
+    }
+    this.data.docs[source.relPath] = {
+      key: sourceKey(source),
+      outcome: { ...outcome, result: { ...outcome.result, rendered: { ...rendered, html: '' } } },
+      renderKey,
+    }
     this.changed = true
+  }
+
+  /** Whether any result `name` is kept. */
+  hasEntry(name: string): boolean {
+    return name in this.data.entries
   }
 
   /** The result `name` last computed from input `key`, if any. */
@@ -171,33 +231,39 @@ export class BuildCache {
       }
     if (!this.changed) return
     mkdirSync(dirname(this.file), { recursive: true })
-    // Written aside and renamed, so a build stopped half-way never leaves half a cache.
-    const temporary = `${this.file}.${process.pid}.${threadId}.tmp`
-    writeFileSync(temporary, serialize(this.data))
-    renameSync(temporary, this.file)
+    writeAtomically(this.file, serialize(this.data))
+    const kept = new Set(Object.values(this.data.docs).map((doc) => `${doc.renderKey}.html`))
+    if (existsSync(this.htmlDir))
+      for (const name of readdirSync(this.htmlDir))
+        if (!kept.has(name)) rmSync(join(this.htmlDir, name), { force: true })
     this.changed = false
   }
+}
+
+/** Written aside and renamed, so a build stopped half-way never leaves half a file. */
+const writeAtomically = (file: string, content: string | Uint8Array) => {
+  const temporary = `${file}.${process.pid}.${threadId}.tmp`
+  writeFileSync(temporary, content)
+  renameSync(temporary, file)
 }
 
 /** A key for any JSON-able input. */
 export const hashInput = (value: unknown): string => sha256(JSON.stringify(value))
 
-const filesBelow = (dir: string): string[] =>
-  readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort()
+/** Files whose code decides a page's HTML: every file below templates/, the page writer and the lockfile. */
+export const templateFiles = (): string[] => [
+  ...filesBelow(join(PACKAGE_ROOT, 'templates')),
+  join(CLI_DIR, 'output.ts'),
+  join(CLI_DIR, 'site-output.ts'),
+  join(CLI_DIR, 'assets.ts'),
+  join(PACKAGE_ROOT, 'package-lock.json'),
+]
 
-/** The templates' identity: every file below templates/, the page writer and the lockfile. */
+/** The templates' identity: the code of `templateFiles`. */
 export const templatesKey = (): string =>
   sha256(
     String(FORMAT),
-    ...[
-      ...filesBelow(join(PACKAGE_ROOT, 'templates')),
-      join(CLI_DIR, 'output.ts'),
-      join(CLI_DIR, 'assets.ts'),
-      join(PACKAGE_ROOT, 'package-lock.json'),
-    ].map((file) => (existsSync(file) ? readFileSync(file) : '')),
+    ...templateFiles().map((file) => (existsSync(file) ? readFileSync(file) : '')),
   )
 
 /** The search index code's identity: how it tokenises and stores, and the locked packages. */

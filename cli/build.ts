@@ -8,7 +8,7 @@ import type { SiteAssets, SiteModel } from '../templates/model.ts'
 import { type LoadedDocument, loadApiDocument } from './api-reference/load-document.ts'
 import type { ApiReferencePage } from './api-reference/reference.tsx'
 import { cachedClientAssets, listStaticFiles } from './assets.ts'
-import { BuildCache, hashInput, pipelineKey } from './build-cache.ts'
+import { BuildCache, pipelineKey, renderKeyOf } from './build-cache.ts'
 import { type ResolvedConfig, resolveConfig } from './config.ts'
 import { loadDocs, readDoc } from './content.ts'
 import type { RendererInit } from './doc-deps.ts'
@@ -22,7 +22,7 @@ import type { RenderedDoc } from './pages.ts'
 import type { DocRenderResult } from './render-doc.ts'
 import { renderDocs } from './render-docs.ts'
 import { POOL_THRESHOLD } from './render-pool.ts'
-import { SearchJob } from './search-job.ts'
+import { type IndexTarget, SearchJob } from './search-job.ts'
 import { SearchUpdates } from './search-updates.ts'
 import { type DocState, SiteDocs, sidebarFields } from './site-docs.ts'
 import { type KeyedPage, SiteOutput } from './site-output.ts'
@@ -84,7 +84,7 @@ export class SiteBuilder {
     const stages = new Stages()
     this.diagnostics = new Diagnostics()
     this.searchUpdates?.cancel()
-    // The search worker loads its code while Markdown renders.
+    // Its worker starts once the index is known to be needed (below).
     this.search ??= new SearchJob()
     stages.start('config and sources')
     this.config = await resolveConfig({ root: this.options.root })
@@ -117,6 +117,19 @@ export class SiteBuilder {
     }
     this.renderer = undefined
     const client = cachedClientAssets(cache, siteConfig.baseUrl, this.options.dev ?? false)
+    const searchTarget: IndexTarget = {
+      settings: {
+        baseUrl: siteConfig.baseUrl,
+        version: siteConfig.versions[0].name,
+        ignore: siteConfig.search.ignorePatterns,
+      },
+      outBase: join(this.options.outDir, ...siteConfig.baseUrl.split('/').filter(Boolean)),
+      cacheDir,
+    }
+    // The worker loads the last build's index while Markdown renders, when the index will have
+    // to be made: in a cold build or the dev server (it keeps the index), or after any doc
+    // missed the cache (below).
+    if (!cache?.hasEntry('search') || this.options.dev) this.search.prepare(searchTarget)
 
     stages.start('markdown')
     const rendered = await renderDocs(sources, this.init, {
@@ -124,6 +137,7 @@ export class SiteBuilder {
       workers: this.options.workers,
     })
     const { pool } = rendered
+    if (rendered.cached < sources.length) this.search.prepare(searchTarget)
     try {
       this.copies = new Map()
       const docs = new Map<string, DocState>()
@@ -133,7 +147,7 @@ export class SiteBuilder {
         docs.set(source.file, {
           source,
           rendered: this.report(outcome.result),
-          htmlKey: rendered.htmlKeys[i],
+          renderKey: rendered.renderKeys[i],
         })
       })
 
@@ -155,18 +169,13 @@ export class SiteBuilder {
         this.options.dev ? undefined : cache?.output,
       )
       const output = new SiteOutput(this.options.outDir, siteConfig.baseUrl, writer)
-      const search = this.search.index(
-        {
-          baseUrl: siteConfig.baseUrl,
-          version: siteConfig.versions[0].name,
-          ignore: siteConfig.search.ignorePatterns,
-        },
-        this.site.searchablePages(),
-        join(this.options.outDir, ...siteConfig.baseUrl.split('/').filter(Boolean)),
+      const search = this.search.index(this.site.searchablePages(), {
+        ...searchTarget,
         cache,
-        cacheDir,
-        this.options.dev,
-      )
+        keep: this.options.dev,
+        identity: this.site.searchInput(),
+        inOutput: (names) => output.searchInOutput(names),
+      })
       output.writeStatic(this.config.staticDir, this.staticFiles)
       const { assets, files } = await client
       output.writeClient({ assets, files })
@@ -176,16 +185,18 @@ export class SiteBuilder {
       const site = this.model
       const siteKey = SiteOutput.siteKey(site)
       // Keys matter only to the next build, through the cache.
-      const pages: KeyedPage[] = this.site.states.map((state) => {
-        const page = this.site.pageModel(state)
-        return { page, key: cache ? SiteOutput.pageKey(siteKey, page, state.htmlKey) : '' }
+      const pages: (KeyedPage & { state?: DocState })[] = this.site.states.map((state) => {
+        const page = this.site.pageOutline(state)
+        return { page, state, key: cache ? SiteOutput.pageKey(siteKey, page, state.renderKey) : '' }
       })
       if (this.apiReference) {
         const { page } = this.apiReference
         pages.push({ page, key: SiteOutput.pageKey(siteKey, page) })
         output.writeFiles(this.apiReference.files)
       }
-      const stale = output.stalePages(pages)
+      const stale = output
+        .stalePages(pages)
+        .map(({ page, state, key }) => ({ page: state ? this.site.pageModel(state) : page, key }))
       if (pool && stale.length >= POOL_THRESHOLD) {
         await pool.writePages(
           site,
@@ -235,8 +246,11 @@ export class SiteBuilder {
         return this.buildAll()
       const outcome = this.renderer.render(source)
       for (const [from, to] of outcome.copies) this.copies.set(from, to)
-      const rendered = this.report(outcome.result)
-      const state = { source, rendered, htmlKey: hashInput(rendered.html) }
+      const state = {
+        source,
+        rendered: this.report(outcome.result),
+        renderKey: renderKeyOf(outcome),
+      }
       sidebarsChanged ||= sidebarFields(state) !== sidebarFields(before)
       idsChanged ||= state.rendered.ids.join('\n') !== before.rendered.ids.join('\n')
       this.site.docs.set(file, state)

@@ -1,7 +1,7 @@
 // Renders the Markdown of many docs: cached renderings that still hold are reused, the rest are
 // rendered in this thread or, when there are many, by a pool of render workers (which the
 // build then also uses to write the pages). The Markdown pipeline loads only when a doc needs it.
-import { type BuildCache, hashInput } from './build-cache.ts'
+import { type BuildCache, renderKeyOf } from './build-cache.ts'
 import type { DocSource } from './content.ts'
 import { createDepsCheck, type RendererInit } from './doc-deps.ts'
 import type { RenderOutcome } from './doc-renderer.ts'
@@ -9,8 +9,8 @@ import { defaultPoolSize, POOL_THRESHOLD, RenderPool } from './render-pool.ts'
 
 export interface RenderedDocs {
   outcomes: RenderOutcome[]
-  /** Hash of each outcome's HTML. */
-  htmlKeys: string[]
+  /** The key of each rendering (cli/build-cache.ts `renderKeyOf`). */
+  renderKeys: string[]
   /** Started when enough docs needed rendering; the caller closes it. */
   pool?: RenderPool
   /** How many docs came from the cache. */
@@ -25,13 +25,13 @@ export const renderDocs = async (
   const { cache } = options
   const holds = createDepsCheck(init)
   const outcomes: RenderOutcome[] = new Array(sources.length)
-  const htmlKeys: string[] = new Array(sources.length)
+  const renderKeys: string[] = new Array(sources.length)
   const misses: number[] = []
   sources.forEach((source, i) => {
     const hit = cache?.lookup(source, (outcome) => holds(outcome.deps))
     if (hit) {
       outcomes[i] = hit.outcome
-      htmlKeys[i] = hit.htmlKey
+      renderKeys[i] = hit.renderKey
     } else misses.push(i)
   })
   const size = options.workers ?? defaultPoolSize()
@@ -48,8 +48,8 @@ export const renderDocs = async (
     for (const i of misses) outcomes[i] = renderer.render(sources[i])
   }
   for (const i of misses) {
-    htmlKeys[i] = hashInput(outcomes[i].result.rendered.html)
-    cache?.store(sources[i], outcomes[i], htmlKeys[i])
+    renderKeys[i] = renderKeyOf(outcomes[i])
+    cache?.store(sources[i], outcomes[i], renderKeys[i])
   }
-  return { outcomes, htmlKeys, pool, cached: sources.length - misses.length }
+  return { outcomes, renderKeys, pool, cached: sources.length - misses.length }
 }

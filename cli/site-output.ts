@@ -78,11 +78,11 @@ export class SiteOutput {
   }
 
   /**
-   * The key of a page's files. A doc page's HTML is stood for by its hash (`htmlKey`, kept
-   * with its rendering): hashing every page's HTML again was most of a warm build's page step.
+   * The key of a page's files. A doc page is keyed by its outline (the model without HTML) and
+   * its rendering's key, so a warm build neither reads nor hashes every page's HTML.
    */
-  static pageKey(siteKey: string, page: PageModel, htmlKey?: string): string {
-    return hashInput([siteKey, htmlKey === undefined ? page : { ...page, html: htmlKey }])
+  static pageKey(siteKey: string, page: PageModel, renderKey?: string): string {
+    return hashInput([siteKey, page, renderKey])
   }
 
   private pagePaths(page: PageModel): [string, string] {
@@ -97,7 +97,7 @@ export class SiteOutput {
   }
 
   /** The pages whose files are not already what they would be written as. */
-  stalePages(pages: KeyedPage[]): KeyedPage[] {
+  stalePages<T extends KeyedPage>(pages: T[]): T[] {
     return pages.filter(({ page, key }) => !this.unchanged(this.pagePaths(page), key))
   }
 
@@ -144,6 +144,12 @@ export class SiteOutput {
       site.sitemap.changefreq,
     )
     this.put(this.below('sitemap.xml'), hashOf(sitemap), () => sitemap)
+  }
+
+  /** Whether the output holds these search files from the last build (recorded as kept). */
+  searchInOutput(names: string[]): boolean {
+    // A search file's name holds its content's hash: the name is its key.
+    return names.every((name) => this.unchanged([this.below(`${SEARCH_DIR}/${name}`)], name))
   }
 
   writeSearch({ files, manifest }: SearchFiles): void {
