@@ -2,9 +2,10 @@
 // matter and body), its route and the pipeline (the code of the Markdown steps, the locked
 // dependency versions, the base URL), and kept only while the lookups it made (linked docs'
 // routes, static files, images) still answer the same; plus the last search index and its
-// input's hash. Stored as one V8-serialised file, except each doc's HTML: that is a file of its
-// own (`html/<key>.html`), read only when its page is written, so a build that writes few pages
-// reads, deserialises and rewrites about half as much.
+// input's hash. Stored as two V8-serialised files, the docs (`build-cache.bin`, written while
+// the search index is still being made) and the other results with the record of the output
+// (`build-results.bin`), except each doc's HTML: that is a file of its own
+// (`html/<key>.html`), read only when its page is written.
 import { createHash } from 'node:crypto'
 import {
   existsSync,
@@ -87,41 +88,78 @@ export interface CachedRendering {
 /** A key for a rendered doc (the key of its HTML file in the cache). */
 export const renderKeyOf = (outcome: RenderOutcome): string => hashInput(outcome.result.rendered)
 
-interface CacheData {
+interface Stamped {
   format: number
   pipeline: string
+}
+
+interface DocsData extends Stamped {
   docs: Record<string, CachedDoc>
-  /** Other results by name (the client bundle, the search index), each with its input's key. */
-  entries: Record<string, { key: string; value: unknown }>
-  /** What the last build wrote, and where. */
-  output?: OutputRecord
   /** Parsed front matter by a hash of the file's path and text. */
   frontMatters: Record<string, ParsedFrontMatter>
 }
 
-export class BuildCache {
-  private data: CacheData
-  private changed = false
-  private readonly used = new Set<string>()
-  private readonly usedFrontMatters = new Set<string>()
+interface ResultsData extends Stamped {
+  /** Other results by name (the client bundle, the search index), each with its input's key. */
+  entries: Record<string, { key: string; value: unknown }>
+  /** What the last build wrote, and where. */
+  output?: OutputRecord
+}
 
-  private readonly file: string
-  private readonly htmlDir: string
+/** One of the cache's files: its data, kept only when it was written for this pipeline. */
+class CacheFile<T extends Stamped> {
+  data: T
+  changed = false
 
-  private constructor(dir: string, pipeline: string) {
-    this.file = join(dir, 'build-cache.bin')
-    this.htmlDir = join(dir, 'html')
-    const { file } = this
-    let data: CacheData | undefined
+  constructor(
+    private readonly file: string,
+    pipeline: string,
+    empty: T,
+  ) {
+    let data: T | undefined
     try {
-      if (existsSync(file)) data = deserialize(readFileSync(file)) as CacheData
+      if (existsSync(file)) data = deserialize(readFileSync(file)) as T
     } catch {
       data = undefined // an unreadable cache is a cold build
     }
-    this.data =
-      data?.format === FORMAT && data.pipeline === pipeline
-        ? data
-        : { format: FORMAT, pipeline, docs: {}, entries: {}, frontMatters: {} }
+    this.data = data?.format === FORMAT && data.pipeline === pipeline ? data : empty
+  }
+
+  save(): void {
+    if (!this.changed) return
+    mkdirSync(dirname(this.file), { recursive: true })
+    writeAtomically(this.file, serialize(this.data))
+    this.changed = false
+  }
+}
+
+export class BuildCache {
+  private readonly docsFile: CacheFile<DocsData>
+  private readonly resultsFile: CacheFile<ResultsData>
+  private readonly used = new Set<string>()
+  private readonly usedFrontMatters = new Set<string>()
+  private readonly htmlDir: string
+
+  private constructor(dir: string, pipeline: string) {
+    const stamp = { format: FORMAT, pipeline }
+    this.docsFile = new CacheFile(join(dir, 'build-cache.bin'), pipeline, {
+      ...stamp,
+      docs: {},
+      frontMatters: {},
+    })
+    this.resultsFile = new CacheFile(join(dir, 'build-results.bin'), pipeline, {
+      ...stamp,
+      entries: {},
+    })
+    this.htmlDir = join(dir, 'html')
+  }
+
+  private get docs(): DocsData {
+    return this.docsFile.data
+  }
+
+  private get results(): ResultsData {
+    return this.resultsFile.data
   }
 
   /** Opens the cache file in `dir` for this pipeline; a stale cache starts empty. */
@@ -132,14 +170,14 @@ export class BuildCache {
   /** Parsed front matter, kept for the docs this build reads. */
   readonly frontMatters = {
     get: (key: string): ParsedFrontMatter | undefined => {
-      const known = this.data.frontMatters[key]
+      const known = this.docs.frontMatters[key]
       if (known) this.usedFrontMatters.add(key)
       return known
     },
     set: (key: string, value: ParsedFrontMatter): void => {
-      this.data.frontMatters[key] = value
+      this.docs.frontMatters[key] = value
       this.usedFrontMatters.add(key)
-      this.changed = true
+      this.docsFile.changed = true
     },
   } as Map<string, ParsedFrontMatter>
 
@@ -156,7 +194,7 @@ export class BuildCache {
     holds: (outcome: RenderOutcome) => boolean,
   ): CachedRendering | undefined {
     this.used.add(source.relPath)
-    const cached = this.data.docs[source.relPath]
+    const cached = this.docs.docs[source.relPath]
     if (!cached || cached.key !== sourceKey(source) || !holds(cached.outcome)) return undefined
     const file = this.htmlFile(cached.renderKey)
     if (!existsSync(file)) return undefined
@@ -183,60 +221,67 @@ export class BuildCache {
       mkdirSync(this.htmlDir, { recursive: true })
       writeAtomically(file, html)
     }
-    this.data.docs[source.relPath] = {
+    this.docs.docs[source.relPath] = {
       key: sourceKey(source),
       outcome: { ...outcome, result: { ...outcome.result, rendered: { ...rendered, html: '' } } },
       renderKey,
     }
-    this.changed = true
+    this.docsFile.changed = true
   }
 
   /** Whether any result `name` is kept. */
   hasEntry(name: string): boolean {
-    return name in this.data.entries
+    return name in this.results.entries
   }
 
   /** The result `name` last computed from input `key`, if any. */
   entry<T>(name: string, key: string): T | undefined {
-    const entry = this.data.entries[name]
+    const entry = this.results.entries[name]
     return entry?.key === key ? (entry.value as T) : undefined
   }
 
   storeEntry(name: string, key: string, value: unknown): void {
-    this.data.entries[name] = { key, value }
-    this.changed = true
+    this.results.entries[name] = { key, value }
+    this.resultsFile.changed = true
   }
 
   get output(): OutputRecord | undefined {
-    return this.data.output
+    return this.results.output
   }
 
   /** Records what this build wrote; `changed` says whether any file was written or removed. */
   setOutput(record: OutputRecord, changed: boolean): void {
-    this.data.output = record
-    this.changed ||= changed
+    this.results.output = record
+    this.resultsFile.changed ||= changed
   }
 
-  /** Writes the cache when anything changed, dropping docs this build did not see. */
-  save(): void {
-    for (const relPath of Object.keys(this.data.docs))
+  /**
+   * Writes the docs' part when it changed, dropping docs this build did not see (the build
+   * calls it once every doc is rendered, while the search index is being made).
+   */
+  saveDocs(): void {
+    for (const relPath of Object.keys(this.docs.docs))
       if (!this.used.has(relPath)) {
-        delete this.data.docs[relPath]
-        this.changed = true
+        delete this.docs.docs[relPath]
+        this.docsFile.changed = true
       }
-    for (const key of Object.keys(this.data.frontMatters))
+    for (const key of Object.keys(this.docs.frontMatters))
       if (!this.usedFrontMatters.has(key)) {
-        delete this.data.frontMatters[key]
-        this.changed = true
+        delete this.docs.frontMatters[key]
+        this.docsFile.changed = true
       }
-    if (!this.changed) return
-    mkdirSync(dirname(this.file), { recursive: true })
-    writeAtomically(this.file, serialize(this.data))
-    const kept = new Set(Object.values(this.data.docs).map((doc) => `${doc.renderKey}.html`))
+    if (!this.docsFile.changed) return
+    this.docsFile.save()
+    const kept = new Set(Object.values(this.docs.docs).map((doc) => `${doc.renderKey}.html`))
     if (existsSync(this.htmlDir))
       for (const name of readdirSync(this.htmlDir))
         if (!kept.has(name)) rmSync(join(this.htmlDir, name), { force: true })
-    this.changed = false
+  }
+
+  /** Writes whatever changed. */
+  save(): void {
+    this.saveDocs()
+    this.resultsFile.save()
   }
 }
 

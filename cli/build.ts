@@ -128,16 +128,16 @@ export class SiteBuilder {
     }
     // The worker loads the last build's index while Markdown renders, when the index will have
     // to be made: in a cold build or the dev server (it keeps the index), or after any doc
-    // missed the cache (below).
+    // missed the cache (as soon as the lookups tell).
     if (!cache?.hasEntry('search') || this.options.dev) this.search.prepare(searchTarget)
 
     stages.start('markdown')
     const rendered = await renderDocs(sources, this.init, {
       cache,
       workers: this.options.workers,
+      onMisses: () => this.search?.prepare(searchTarget),
     })
     const { pool } = rendered
-    if (rendered.cached < sources.length) this.search.prepare(searchTarget)
     try {
       this.copies = new Map()
       const docs = new Map<string, DocState>()
@@ -211,6 +211,8 @@ export class SiteBuilder {
       this.copied = new Set(this.copies.values())
 
       stages.start('search index')
+      // While the worker makes the index, if it does.
+      cache?.saveDocs()
       output.writeSearch(await search)
       const record = writer.finish()
       if (cache) {

@@ -20,7 +20,12 @@ export interface RenderedDocs {
 export const renderDocs = async (
   sources: DocSource[],
   init: RendererInit,
-  options: { cache?: BuildCache; workers?: number },
+  options: {
+    cache?: BuildCache
+    workers?: number
+    /** Called before rendering when some docs missed the cache. */
+    onMisses?: () => void
+  },
 ): Promise<RenderedDocs> => {
   const { cache } = options
   const holds = createDepsCheck(init)
@@ -34,6 +39,7 @@ export const renderDocs = async (
       renderKeys[i] = hit.renderKey
     } else misses.push(i)
   })
+  if (misses.length) options.onMisses?.()
   const size = options.workers ?? defaultPoolSize()
   let pool: RenderPool | undefined
   if (size >= 2 && misses.length >= POOL_THRESHOLD) {
