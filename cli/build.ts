@@ -21,11 +21,11 @@ import { OutputWriter } from './output-writer.ts'
 import type { RenderedDoc } from './pages.ts'
 import type { DocRenderResult } from './render-doc.ts'
 import { renderDocs } from './render-docs.ts'
-import { POOL_THRESHOLD } from './render-pool.ts'
+import { defaultPoolSize, POOL_THRESHOLD, RenderPool } from './render-pool.ts'
 import { type IndexTarget, SearchJob } from './search-job.ts'
 import { SearchUpdates } from './search-updates.ts'
 import { type DocState, SiteDocs, sidebarFields } from './site-docs.ts'
-import { type KeyedPage, SiteOutput } from './site-output.ts'
+import { type KeyedPage, loadTemplates, SiteOutput } from './site-output.ts'
 import { Stages, type StageTiming } from './stages.ts'
 
 export interface BuildOptions {
@@ -137,7 +137,7 @@ export class SiteBuilder {
       workers: this.options.workers,
       onMisses: () => this.search?.prepare(searchTarget),
     })
-    const { pool } = rendered
+    let { pool } = rendered
     try {
       this.copies = new Map()
       const docs = new Map<string, DocState>()
@@ -197,6 +197,11 @@ export class SiteBuilder {
       const stale = output
         .stalePages(pages)
         .map(({ page, state, key }) => ({ page: state ? this.site.pageModel(state) : page, key }))
+      // Many pages to write with the Markdown from the cache (a template edit, the dev server's
+      // first build): the render workers write them too.
+      const size = this.options.workers ?? defaultPoolSize()
+      if (!pool && size >= 2 && stale.length >= POOL_THRESHOLD)
+        pool = await RenderPool.start(size, this.init)
       if (pool && stale.length >= POOL_THRESHOLD) {
         await pool.writePages(
           site,
@@ -232,10 +237,7 @@ export class SiteBuilder {
     const changed: DocState[] = []
     let sidebarsChanged = false
     let idsChanged = false
-    if (!this.renderer) {
-      const { createDocRenderer } = await import('./doc-renderer.ts')
-      this.renderer = createDocRenderer(this.init)
-    }
+    const renderer = await this.docRenderer()
     for (const file of files) {
       const before = this.site.docs.get(file)
       if (!before || !existsSync(file)) return this.buildAll()
@@ -246,7 +248,7 @@ export class SiteBuilder {
       )
       if (!source || source.route !== before.source.route || source.id !== before.source.id)
         return this.buildAll()
-      const outcome = this.renderer.render(source)
+      const outcome = renderer.render(source)
       for (const [from, to] of outcome.copies) this.copies.set(from, to)
       const state = {
         source,
@@ -280,6 +282,22 @@ export class SiteBuilder {
     this.searchUpdates ??= new SearchUpdates(this.search!)
     this.searchUpdates.schedule(this.site, states)
     return { ...this.result(routes, false), cached: 0, stages: [] }
+  }
+
+  /**
+   * Loads what an edit needs (the Markdown pipeline, the templates), so that the dev server's
+   * first edit after a build does not wait for it.
+   */
+  async warmUp(): Promise<void> {
+    await Promise.all([this.docRenderer(), loadTemplates()])
+  }
+
+  private async docRenderer(): Promise<DocRenderer> {
+    if (!this.renderer) {
+      const { createDocRenderer } = await import('./doc-renderer.ts')
+      this.renderer ??= createDocRenderer(this.init)
+    }
+    return this.renderer
   }
 
   async close(): Promise<void> {

@@ -19,4 +19,6 @@ parentPort!.on('message', async (request: DevRequest) => {
     response = { ok: false, message: error instanceof Error ? error.message : String(error) }
   }
   parentPort!.postMessage(response)
+  // After a build, meanwhile the author reads the page.
+  if (request.type === 'build' && response.ok) await builder.warmUp().catch(() => undefined)
 })

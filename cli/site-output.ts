@@ -21,7 +21,8 @@ export interface KeyedPage {
 }
 
 let templates: Promise<typeof import('../templates/render.tsx')> | undefined
-const loadTemplates = () => {
+/** The page templates, loaded on the first page written. */
+export const loadTemplates = () => {
   templates ??= import('../templates/render.tsx')
   return templates
 }

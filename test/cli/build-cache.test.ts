@@ -143,6 +143,21 @@ test('a doc whose cached HTML is gone is rendered again; lost search files are m
   t.true(readdirSync(join(site.out, 'docs/assets/search')).length > 0)
 })
 
+test('many pages to write with every doc from the cache: render workers write them, as a cold build does', async (t) => {
+  const many: Record<string, string> = { 'guide/index.md': doc({ title: 'Guide' }, 'Home.\n') }
+  for (let i = 1; i <= 160; i++)
+    many[`guide/p${i}.md`] = doc({ title: `Page ${i}` }, `## Part\n\nBody ${i}.\n`)
+  const site = createSite(t, many)
+  await build({ root: site.root, outDir: site.out, workers: 2 })
+  // The output is gone, the cache is not: every page is written again from cached Markdown.
+  rmSync(site.out, { recursive: true })
+  const warm = await build({ root: site.root, outDir: site.out, workers: 2 })
+  t.is(warm.cached, 161)
+  const coldDir = join(site.root, 'cold')
+  await build({ root: site.root, outDir: coldDir, workers: 1, cacheDir: false })
+  t.deepEqual(tree(site.out), tree(coldDir), 'byte for byte a cold build')
+})
+
 test('the cache keys cover the code of every Markdown step and every template', (t) => {
   const repo = fileURLToPath(new URL('../../', import.meta.url))
   const below = (dir: string) =>
