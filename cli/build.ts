@@ -285,11 +285,16 @@ export class SiteBuilder {
   }
 
   /**
-   * Loads what an edit needs (the Markdown pipeline, the templates), so that the dev server's
-   * first edit after a build does not wait for it.
+   * Loads what an edit needs (the Markdown pipeline, the templates) and runs it once on the
+   * first doc, writing nothing, so that the dev server's first edit after a build waits neither
+   * for loading nor for compiling that code.
    */
   async warmUp(): Promise<void> {
-    await Promise.all([this.docRenderer(), loadTemplates()])
+    const [renderer, { renderPage }] = await Promise.all([this.docRenderer(), loadTemplates()])
+    const [first] = this.site.states
+    if (!first) return
+    const { result } = renderer.render(first.source)
+    renderPage(this.model, this.site.pageModel({ ...first, rendered: result.rendered }))
   }
 
   private async docRenderer(): Promise<DocRenderer> {
