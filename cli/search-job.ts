@@ -142,5 +142,6 @@ export class SearchJob {
   async close(): Promise<void> {
     await this.started?.terminate()
     this.started = undefined
+    this.prepared = undefined
   }
 }
