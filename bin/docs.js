@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Entry point of the docs CLI. The CLI and its two build workers (render, search) are bundled
 // with esbuild on each start (about 0.1 s; packages stay external) and run without a TypeScript
-// loader, which spares each thread compiling the sources and the loader's own thread. tsx is
-// still registered in the main thread for the site's config files. `import.meta.url` keeps
+// loader, which spares each thread compiling the sources and the loader's own thread (the
+// site's config files are bundled too, by cli/config.ts). `import.meta.url` keeps
 // naming each source file, so paths the code derives from it (templates, markdown steps) hold.
 // The dev server's builder worker runs the sources through tsx: it restarts with fresh
 // templates after an edit.
@@ -48,6 +48,5 @@ await build({
 await stop()
 // Workers started from bundled code run the bundled entry of the same name (cli/ts-worker.ts).
 process.env.KEYWARD_DOCS_BUNDLE = outdir
-await import('./register-ts.js')
 const { main } = await import(pathToFileURL(`${outdir}/index.js`).href)
 await main(process.argv)

@@ -6,12 +6,13 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { SiteAssets, SiteModel } from '../templates/model.ts'
 import { type LoadedDocument, loadApiDocument } from './api-reference/load-document.ts'
-import { type ApiReferencePage, buildApiReference } from './api-reference/reference.tsx'
+import type { ApiReferencePage } from './api-reference/reference.tsx'
 import { cachedClientAssets, listStaticFiles } from './assets.ts'
-import { BuildCache, pipelineKey } from './build-cache.ts'
+import { BuildCache, pipelineKey, renderKeyOf } from './build-cache.ts'
 import { type ResolvedConfig, resolveConfig } from './config.ts'
 import { loadDocs, readDoc } from './content.ts'
-import { createDocRenderer, type DocRenderer, type RendererInit } from './doc-renderer.ts'
+import type { RendererInit } from './doc-deps.ts'
+import type { DocRenderer } from './doc-renderer.ts'
 import { BuildFailedError, type Diagnostic, Diagnostics } from './errors.ts'
 import { readLastUpdated } from './git.ts'
 import type { LinkTarget } from './links.ts'
@@ -20,11 +21,11 @@ import { OutputWriter } from './output-writer.ts'
 import type { RenderedDoc } from './pages.ts'
 import type { DocRenderResult } from './render-doc.ts'
 import { renderDocs } from './render-docs.ts'
-import { POOL_THRESHOLD } from './render-pool.ts'
-import { SearchJob } from './search-job.ts'
+import { defaultPoolSize, POOL_THRESHOLD, RenderPool } from './render-pool.ts'
+import { type IndexTarget, SearchJob } from './search-job.ts'
 import { SearchUpdates } from './search-updates.ts'
 import { type DocState, SiteDocs, sidebarFields } from './site-docs.ts'
-import { SiteOutput } from './site-output.ts'
+import { type KeyedPage, loadTemplates, SiteOutput } from './site-output.ts'
 import { Stages, type StageTiming } from './stages.ts'
 
 export interface BuildOptions {
@@ -34,8 +35,6 @@ export interface BuildOptions {
   outDir: string
   /** Dev server build: live-reload client, and errors reported instead of thrown. */
   dev?: boolean
-  /** Re-import config modules (after an edit in the dev server). */
-  fresh?: boolean
   /** Render workers for big sites; 1 renders in this thread. @default the number of cores */
   workers?: number
   /**
@@ -85,10 +84,10 @@ export class SiteBuilder {
     const stages = new Stages()
     this.diagnostics = new Diagnostics()
     this.searchUpdates?.cancel()
-    // The search worker loads its code while Markdown renders.
+    // Its worker starts once the index is known to be needed (below).
     this.search ??= new SearchJob()
     stages.start('config and sources')
-    this.config = await resolveConfig({ root: this.options.root, fresh: this.options.fresh })
+    this.config = await resolveConfig({ root: this.options.root })
     const { site: siteConfig, docsDir } = this.config
     const lastUpdated = readLastUpdated(docsDir)
     const cacheDir = this.options.cacheDir ?? defaultCacheDir(this.config.root)
@@ -118,26 +117,44 @@ export class SiteBuilder {
     }
     this.renderer = undefined
     const client = cachedClientAssets(cache, siteConfig.baseUrl, this.options.dev ?? false)
+    const searchTarget: IndexTarget = {
+      settings: {
+        baseUrl: siteConfig.baseUrl,
+        version: siteConfig.versions[0].name,
+        ignore: siteConfig.search.ignorePatterns,
+      },
+      outBase: join(this.options.outDir, ...siteConfig.baseUrl.split('/').filter(Boolean)),
+      cacheDir,
+    }
+    // The worker loads the last build's index while Markdown renders, when the index will have
+    // to be made: in a cold build or the dev server (it keeps the index), or after any doc
+    // missed the cache (as soon as the lookups tell).
+    if (!cache?.hasEntry('search') || this.options.dev) this.search.prepare(searchTarget)
 
     stages.start('markdown')
     const rendered = await renderDocs(sources, this.init, {
       cache,
       workers: this.options.workers,
+      onMisses: () => this.search?.prepare(searchTarget),
     })
-    const { pool } = rendered
+    let { pool } = rendered
     try {
       this.copies = new Map()
       const docs = new Map<string, DocState>()
       sources.forEach((source, i) => {
         const outcome = rendered.outcomes[i]
         for (const [from, to] of outcome.copies) this.copies.set(from, to)
-        docs.set(source.file, { source, rendered: this.report(outcome.result) })
+        docs.set(source.file, {
+          source,
+          rendered: this.report(outcome.result),
+          renderKey: rendered.renderKeys[i],
+        })
       })
 
       stages.start('sidebars and links')
       this.site = new SiteDocs(this.config, docs, await lastUpdated)
       this.site.resolveSidebars(this.diagnostics)
-      this.apiReference = apiDocument && this.referencePage(await apiDocument, cache)
+      this.apiReference = apiDocument && (await this.referencePage(await apiDocument, cache))
       this.site.generated = this.apiReference
         ? [{ route: this.apiReference.page.route, ...this.apiReference }]
         : []
@@ -152,18 +169,13 @@ export class SiteBuilder {
         this.options.dev ? undefined : cache?.output,
       )
       const output = new SiteOutput(this.options.outDir, siteConfig.baseUrl, writer)
-      const search = this.search.index(
-        {
-          baseUrl: siteConfig.baseUrl,
-          version: siteConfig.versions[0].name,
-          ignore: siteConfig.search.ignorePatterns,
-        },
-        this.site.searchablePages(),
-        join(this.options.outDir, ...siteConfig.baseUrl.split('/').filter(Boolean)),
+      const search = this.search.index(this.site.searchablePages(), {
+        ...searchTarget,
         cache,
-        cacheDir,
-        this.options.dev,
-      )
+        keep: this.options.dev,
+        identity: this.site.searchInput(),
+        inOutput: (names) => output.searchInOutput(names),
+      })
       output.writeStatic(this.config.staticDir, this.staticFiles)
       const { assets, files } = await client
       output.writeClient({ assets, files })
@@ -172,22 +184,40 @@ export class SiteBuilder {
       stages.start('pages')
       const site = this.model
       const siteKey = SiteOutput.siteKey(site)
-      const pages = this.site.states.map((state) => this.site.pageModel(state))
+      // Keys matter only to the next build, through the cache.
+      const pages: (KeyedPage & { state?: DocState })[] = this.site.states.map((state) => {
+        const page = this.site.pageOutline(state)
+        return { page, state, key: cache ? SiteOutput.pageKey(siteKey, page, state.renderKey) : '' }
+      })
       if (this.apiReference) {
-        pages.push(this.apiReference.page)
+        const { page } = this.apiReference
+        pages.push({ page, key: SiteOutput.pageKey(siteKey, page) })
         output.writeFiles(this.apiReference.files)
       }
-      const stale = output.stalePages(siteKey, pages)
+      const stale = output
+        .stalePages(pages)
+        .map(({ page, state, key }) => ({ page: state ? this.site.pageModel(state) : page, key }))
+      // Many pages to write with the Markdown from the cache (a template edit, the dev server's
+      // first build): the render workers write them too.
+      const size = this.options.workers ?? defaultPoolSize()
+      if (!pool && size >= 2 && stale.length >= POOL_THRESHOLD)
+        pool = await RenderPool.start(size, this.init)
       if (pool && stale.length >= POOL_THRESHOLD) {
-        await pool.writePages(site, stale, this.options.outDir)
-        output.recordPages(siteKey, stale)
-      } else for (const page of stale) output.writePage(site, siteKey, page)
-      const routes = pages.map((page) => page.route)
-      routes.push(...output.writeSpecialPages(site, this.site, siteKey))
+        await pool.writePages(
+          site,
+          stale.map(({ page }) => page),
+          this.options.outDir,
+        )
+        output.recordPages(stale)
+      } else for (const page of stale) await output.writePage(site, page)
+      const routes = pages.map(({ page }) => page.route)
+      routes.push(...(await output.writeSpecialPages(site, this.site, siteKey)))
       output.writeImages(this.copies)
       this.copied = new Set(this.copies.values())
 
       stages.start('search index')
+      // While the worker makes the index, if it does.
+      cache?.saveDocs()
       output.writeSearch(await search)
       const record = writer.finish()
       if (cache) {
@@ -207,7 +237,7 @@ export class SiteBuilder {
     const changed: DocState[] = []
     let sidebarsChanged = false
     let idsChanged = false
-    this.renderer ??= createDocRenderer(this.init)
+    const renderer = await this.docRenderer()
     for (const file of files) {
       const before = this.site.docs.get(file)
       if (!before || !existsSync(file)) return this.buildAll()
@@ -218,9 +248,13 @@ export class SiteBuilder {
       )
       if (!source || source.route !== before.source.route || source.id !== before.source.id)
         return this.buildAll()
-      const outcome = this.renderer.render(source)
+      const outcome = renderer.render(source)
       for (const [from, to] of outcome.copies) this.copies.set(from, to)
-      const state = { source, rendered: this.report(outcome.result) }
+      const state = {
+        source,
+        rendered: this.report(outcome.result),
+        renderKey: renderKeyOf(outcome),
+      }
       sidebarsChanged ||= sidebarFields(state) !== sidebarFields(before)
       idsChanged ||= state.rendered.ids.join('\n') !== before.rendered.ids.join('\n')
       this.site.docs.set(file, state)
@@ -236,17 +270,39 @@ export class SiteBuilder {
     this.checkLinks(idsChanged ? undefined : changed)
     const states = sidebarsChanged ? this.site.states : changed
     const site = this.model
-    const routes = states.map((state) => {
+    const routes: string[] = []
+    for (const state of states) {
       const page = this.site.pageModel(state)
-      output.writePage(site, '', page)
-      return page.route
-    })
+      await output.writePage(site, { page, key: '' })
+      routes.push(page.route)
+    }
     if (sidebarsChanged) output.writeSitemap(this.site)
     output.writeImages(new Map([...this.copies].filter(([, out]) => !this.copied.has(out))))
     for (const out of this.copies.values()) this.copied.add(out)
     this.searchUpdates ??= new SearchUpdates(this.search!)
     this.searchUpdates.schedule(this.site, states)
     return { ...this.result(routes, false), cached: 0, stages: [] }
+  }
+
+  /**
+   * Loads what an edit needs (the Markdown pipeline, the templates) and runs it once on the
+   * first doc, writing nothing, so that the dev server's first edit after a build waits neither
+   * for loading nor for compiling that code.
+   */
+  async warmUp(): Promise<void> {
+    const [renderer, { renderPage }] = await Promise.all([this.docRenderer(), loadTemplates()])
+    const [first] = this.site.states
+    if (!first) return
+    const { result } = renderer.render(first.source)
+    renderPage(this.model, this.site.pageModel({ ...first, rendered: result.rendered }))
+  }
+
+  private async docRenderer(): Promise<DocRenderer> {
+    if (!this.renderer) {
+      const { createDocRenderer } = await import('./doc-renderer.ts')
+      this.renderer ??= createDocRenderer(this.init)
+    }
+    return this.renderer
   }
 
   async close(): Promise<void> {
@@ -256,7 +312,10 @@ export class SiteBuilder {
   }
 
   /** The API reference page; a doc that takes its route is an error. */
-  private referencePage(loaded: LoadedDocument, cache: BuildCache | undefined): ApiReferencePage {
+  private async referencePage(
+    loaded: LoadedDocument,
+    cache: BuildCache | undefined,
+  ): Promise<ApiReferencePage> {
     const { site } = this.config
     const route = site.apiReference!.route
     for (const { source } of this.site.states)
@@ -265,6 +324,8 @@ export class SiteBuilder {
           file: source.displayPath,
           message: `${route} is the API reference's route (apiReference in site.config.ts); move this doc`,
         })
+    // Its templates (React) load only for a site that has it.
+    const { buildApiReference } = await import('./api-reference/reference.tsx')
     return buildApiReference(loaded, site, this.site.sidebars, cache)
   }
 

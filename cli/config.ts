@@ -1,9 +1,9 @@
 // Loads and validates `content/site.config.ts` and `content/sidebars.ts` into a normalized SiteConfig.
 import { existsSync } from 'node:fs'
-import Module, { register } from 'node:module'
 import { join, relative } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { BuildFailedError, DocsError, issuesToDiagnostics } from './errors.ts'
+import { bundleErrorMessage, withBundledModule } from './module-bundle.ts'
 import { type SidebarsConfig, sidebarsConfigSchema } from './sidebars-config.ts'
 import { type SiteConfig, siteConfigSchema } from './site-config.ts'
 
@@ -19,45 +19,26 @@ export interface ResolvedConfig {
 
 export interface ResolveOptions {
   root: string
-  /** Re-import config modules even if already loaded (dev server after an edit). */
-  fresh?: boolean
 }
 
+/** What config files import their helpers from, wherever the site lives. */
 const DEFINE_SPECIFIER = 'keyward/docs'
 const DEFINE_FILE = fileURLToPath(new URL('./define.ts', import.meta.url))
-let hooked = false
 
 /**
- * Lets config files import `keyward/docs` wherever the site lives: through an ESM resolve hook,
- * and for config files compiled to CommonJS (a site folder without `"type": "module"`) through
- * CommonJS resolution.
+ * Imports a config file bundled with esbuild (cli/module-bundle.ts), so no TypeScript loader
+ * runs in the build's thread (a loader's hooks thread costs every later import a round trip),
+ * and each load is fresh (the dev server after an edit).
  */
-const hookDefineSpecifier = () => {
-  if (hooked) return
-  hooked = true
-  register('./config-hooks.js', import.meta.url)
-  const cjs = Module as unknown as {
-    _resolveFilename: (request: string, ...rest: unknown[]) => string
-  }
-  const resolveFilename = cjs._resolveFilename
-  cjs._resolveFilename = function (this: unknown, request, ...rest) {
-    return request === DEFINE_SPECIFIER ? DEFINE_FILE : resolveFilename.call(this, request, ...rest)
-  }
-}
-
-const importModule = async (file: string, fresh: boolean, root: string): Promise<unknown> => {
-  hookDefineSpecifier()
-  const url = pathToFileURL(file)
-  if (fresh) url.search = `?t=${Date.now()}`
+const importModule = async (file: string, root: string): Promise<unknown> => {
+  let mod: { default?: unknown }
   try {
-    const mod = (await import(url.href)) as { default?: unknown }
-    if (mod.default === undefined) throw new DocsError(`${relative(root, file)}: no default export`)
-    return mod.default
+    mod = await withBundledModule(file, (url) => import(url), { [DEFINE_SPECIFIER]: DEFINE_FILE })
   } catch (error) {
-    if (error instanceof DocsError) throw error
-    const message = error instanceof Error ? error.message.split('\n')[0] : String(error)
-    throw new DocsError(`${relative(root, file)}: ${message}`)
+    throw new DocsError(`${relative(root, file)}: ${bundleErrorMessage(error)}`)
   }
+  if (mod.default === undefined) throw new DocsError(`${relative(root, file)}: no default export`)
+  return mod.default
 }
 
 const loadValidated = async <T>(
@@ -72,7 +53,7 @@ const loadValidated = async <T>(
   options: ResolveOptions,
 ): Promise<T> => {
   if (!existsSync(file)) throw new DocsError(`${relative(options.root, file)}: file not found`)
-  const raw = await importModule(file, options.fresh ?? false, options.root)
+  const raw = await importModule(file, options.root)
   const result = schema.safeParse(raw)
   if (!result.success)
     throw new BuildFailedError(

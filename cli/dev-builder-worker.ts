@@ -7,7 +7,6 @@ import type { DevRequest, DevResponse } from './dev-builder.ts'
 const builder = new SiteBuilder({
   ...(workerData as { root: string; outDir: string }),
   dev: true,
-  fresh: true,
 })
 
 parentPort!.on('message', async (request: DevRequest) => {
@@ -20,4 +19,6 @@ parentPort!.on('message', async (request: DevRequest) => {
     response = { ok: false, message: error instanceof Error ? error.message : String(error) }
   }
   parentPort!.postMessage(response)
+  // After a build, meanwhile the author reads the page.
+  if (request.type === 'build' && response.ok) await builder.warmUp().catch(() => undefined)
 })

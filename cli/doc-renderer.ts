@@ -1,49 +1,20 @@
 // The one place the Markdown processor is wired to the site: link and image resolvers over the
 // site's routes and static files. The builder and the render workers both render through it.
 // Every lookup a render makes is recorded, so the build cache can tell whether a cached
-// rendering still holds (a linked page moved, an image changed).
-import { existsSync, readFileSync } from 'node:fs'
-import { hashOf } from './assets.ts'
+// rendering still holds (a linked page moved, an image changed; cli/doc-deps.ts).
 import type { DocSource } from './content.ts'
+import { type Dependency, imageHasher, type RendererInit } from './doc-deps.ts'
 import { AssetCollector, resolveLink } from './links.ts'
 import { createProcessor } from './markdown.ts'
 import { type DocRenderResult, renderDoc } from './render-doc.ts'
 
-/** What a renderer needs to know about the site; plain data, so it crosses to workers. */
-export interface RendererInit {
-  docsDir: string
-  baseUrl: string
-  /** Markdown file to route, for every doc. */
-  routes: [string, string][]
-  /** Static files as URL paths below the base URL. */
-  staticFiles: string[]
-}
-
-/**
- * A lookup the rendering depended on and its answer: `route` (a Markdown file's route, '' when
- * no such doc), `static` (a static file exists: '1' or ''), `image` (an image file's content
- * hash, '' when missing).
- */
-export type Dependency = [kind: 'route' | 'static' | 'image', key: string, answer: string]
+export type { Dependency, RendererInit } from './doc-deps.ts'
 
 export interface RenderOutcome {
   result: DocRenderResult
   deps: Dependency[]
   /** Images this doc copies: source file to output path below the base URL. */
   copies: [string, string][]
-}
-
-/** Image hashes, read once per file and run. */
-const imageHasher = () => {
-  const hashes = new Map<string, string>()
-  return (file: string) => {
-    let hash = hashes.get(file)
-    if (hash === undefined) {
-      hash = existsSync(file) ? hashOf(readFileSync(file)) : ''
-      hashes.set(file, hash)
-    }
-    return hash
-  }
 }
 
 export const createDocRenderer = (init: RendererInit) => {
@@ -87,16 +58,3 @@ export const createDocRenderer = (init: RendererInit) => {
 }
 
 export type DocRenderer = ReturnType<typeof createDocRenderer>
-
-/** Tells whether every lookup a rendering recorded still gives the same answer on this site. */
-export const createDepsCheck = (init: RendererInit) => {
-  const routeOfFile = new Map(init.routes)
-  const staticFiles = new Set(init.staticFiles)
-  const imageHash = imageHasher()
-  return (deps: Dependency[]): boolean =>
-    deps.every(([kind, key, answer]) => {
-      if (kind === 'route') return (routeOfFile.get(key) ?? '') === answer
-      if (kind === 'static') return (staticFiles.has(key) ? '1' : '') === answer
-      return imageHash(key) === answer
-    })
-}

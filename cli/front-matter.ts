@@ -1,7 +1,17 @@
 // Splits a Markdown file into its YAML front matter and body, and validates the front matter.
-import { isMap, isScalar, LineCounter, parseDocument } from 'yaml'
+import { createRequire } from 'node:module'
 import { z } from 'zod'
 import type { Diagnostic } from './errors.ts'
+
+/**
+ * The YAML parser (CommonJS under Node), loaded on the first parse: a build whose front matter
+ * all comes from the cache never pays for loading it.
+ */
+let yaml: typeof import('yaml') | undefined
+const loadYaml = () => {
+  yaml ??= createRequire(import.meta.url)('yaml') as typeof import('yaml')
+  return yaml
+}
 
 const headingLevel = z.number().int().min(2).max(6)
 
@@ -62,6 +72,7 @@ export const parseSource = (
     return { result: { frontMatter: frontMatterSchema.parse({}), body: source }, diagnostics: [] }
   const body = bodyOf(source)
   const fallback = { frontMatter: frontMatterSchema.parse({}), body }
+  const { isMap, isScalar, LineCounter, parseDocument } = loadYaml()
   const lineCounter = new LineCounter()
   const doc = parseDocument(match[1], { lineCounter, prettyErrors: false })
   // Line 1 is the opening fence, so YAML line n is file line n + 1.

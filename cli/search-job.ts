@@ -21,20 +21,45 @@ export type SearchResponse =
   | { type: 'done'; files?: [string, string][]; manifest?: SearchManifest }
   | { type: 'failed'; message: string }
 
+/** Where the index goes and where its snapshot is kept. */
+export interface IndexTarget {
+  settings: SearchSettings
+  /** The output folder below the base URL. */
+  outBase: string
+  /** The build cache's folder, where the worker keeps its snapshot; `false`: none. */
+  cacheDir: string | false
+}
+
+export interface IndexOptions extends IndexTarget {
+  cache: BuildCache | undefined
+  /** The dev server: the worker must hold the index for the updates that follow. */
+  keep?: boolean
+  /** What stands for the pages in the cache's key, cheaper to hash than their text. */
+  identity?: unknown
+  /**
+   * Whether the output already holds these index files (it records them as kept); with the
+   * same input as the last build, the index is then neither made nor written.
+   */
+  inOutput?: (names: string[]) => boolean
+}
+
 export class SearchJob {
-  private readonly worker: Worker
+  private started: Worker | undefined
   private queue: Promise<unknown> = Promise.resolve()
   private pending = 0
+  /** The target of the last `init` sent: `index` goes on from it. */
+  private prepared: string | undefined
 
-  /**
-   * Starts the worker at once, so it loads while the build renders Markdown. An idle worker
-   * does not keep the process alive.
-   */
-  constructor() {
-    this.worker = startTsWorker(new URL('./search-indexer.ts', import.meta.url), {
-      maxOldGenerationSizeMb: 256,
-    })
-    this.worker.unref()
+  /** Started on the first request: a build that takes its index from the cache never needs it. */
+  private get worker(): Worker {
+    if (!this.started) {
+      this.started = startTsWorker(new URL('./search-indexer.ts', import.meta.url), {
+        maxOldGenerationSizeMb: 256,
+      })
+      // An idle worker does not keep the process alive.
+      this.started.unref()
+    }
+    return this.started
   }
 
   private ask(request: SearchRequest): Promise<Extract<SearchResponse, { type: 'done' }>> {
@@ -77,28 +102,35 @@ export class SearchJob {
   }
 
   /**
-   * The build's index of `pages`: from the build cache when the pages are the same, else from
-   * the worker, which starts from the last build's index kept in `cacheDir` (and the dev
-   * server's worker keeps it for the updates that follow).
+   * Starts the worker on the last build's index (loading it takes a while), for a build that
+   * knows early that its index must be made again; `index` goes on from there.
    */
-  async index(
-    settings: SearchSettings,
-    pages: SearchablePage[],
-    outBase: string,
-    cache: BuildCache | undefined,
-    cacheDir: string | false,
-    /** The dev server: the worker must hold the index for the updates that follow. */
-    keep = false,
-  ): Promise<SearchFiles> {
-    const key = hashInput([settings, pages])
-    const cached = cache?.entry<SearchFiles>('search', key)
-    if (cached && !keep) return cached
+  prepare({ settings, outBase, cacheDir }: IndexTarget): void {
     const snapshot = cacheDir
       ? { path: join(cacheDir, 'search-index.bin'), key: hashInput([settings, searchCodeKey()]) }
       : undefined
-    await this.init(settings, outBase, snapshot)
+    const target = hashInput([settings, outBase, snapshot])
+    if (this.prepared === target) return
+    this.prepared = target
+    // A failure shows in the `set` that follows.
+    this.init(settings, outBase, snapshot).catch(() => undefined)
+  }
+
+  /**
+   * The build's index of `pages`: nothing to do when the input is the last build's and its
+   * files are in the output, else from the worker, which starts from the last build's index
+   * kept in `cacheDir` (and the dev server's worker keeps it for the updates that follow).
+   * Resolves with the files to write.
+   */
+  async index(pages: SearchablePage[], options: IndexOptions): Promise<SearchFiles> {
+    const { settings, cache, keep = false, identity = pages, inOutput } = options
+    const key = hashInput([settings, identity])
+    const cached = cache?.entry<{ names: string[]; manifest: SearchManifest }>('search', key)
+    if (cached && !keep && inOutput?.(cached.names))
+      return { files: new Map(), manifest: cached.manifest }
+    this.prepare(options)
     const files = await this.set(pages)
-    cache?.storeEntry('search', key, files)
+    cache?.storeEntry('search', key, { names: [...files.files.keys()], manifest: files.manifest })
     return files
   }
 
@@ -108,6 +140,8 @@ export class SearchJob {
   }
 
   async close(): Promise<void> {
-    await this.worker.terminate()
+    await this.started?.terminate()
+    this.started = undefined
+    this.prepared = undefined
   }
 }

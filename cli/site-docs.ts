@@ -14,6 +14,8 @@ import type { SitemapEntry } from './sitemap.ts'
 export interface DocState {
   source: DocSource
   rendered: RenderedDoc
+  /** Stands for `rendered` in keys (cli/build-cache.ts `renderKeyOf`). */
+  renderKey: string
 }
 
 /** What a doc shows in sidebars: when it changes, every page's sidebar may change. */
@@ -111,6 +113,29 @@ export class SiteDocs {
       sources.push({ displayPath: 'content/site.config.ts', links: configLinks })
     }
     checkLinks(sources, this.config.site.baseUrl, targets, fileExists, diagnostics)
+  }
+
+  /**
+   * The page model with an empty `html`, for its key (with the doc's `renderKey`): a cached
+   * doc's HTML is read only for a page that is written.
+   */
+  pageOutline({ source, rendered }: DocState): PageModel {
+    const { title, headings, ids, links } = rendered
+    return docPageModel(
+      source,
+      { title, headings, ids, links, sections: [], html: '' },
+      this.placements.get(source.route),
+      this.lastUpdated.get(source.file),
+    )
+  }
+
+  /** What the search index is made from, with each doc's sections stood for by its key. */
+  searchInput(): unknown[] {
+    const byRoute = new Map(this.states.map((state) => [state.source.route, state]))
+    return this.searchablePages().map((page) => {
+      const state = byRoute.get(page.route)
+      return state ? { ...page, sections: state.renderKey } : page
+    })
   }
 
   pageModel({ source, rendered }: DocState): PageModel {

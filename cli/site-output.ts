@@ -1,11 +1,11 @@
 // Writes a build's output tree: static files, the client bundle, the sidebars' JSON, the pages
 // (each keyed by the templates and its model, so the output writer skips unchanged ones), the
 // special pages, the sitemap, the search files and the docs' images. In a full build everything
-// goes through the output writer; the dev server's edits write directly.
+// goes through the output writer; the dev server's edits write directly. The templates (React)
+// load only when a page is written.
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { PageModel, SidebarItem, SiteModel } from '../templates/model.ts'
-import { renderPage } from '../templates/render.tsx'
 import { type ClientAssets, hashOf, sidebarData } from './assets.ts'
 import { hashInput, templatesKey } from './build-cache.ts'
 import { PAGE_DATA_FILE } from './output.ts'
@@ -13,6 +13,19 @@ import type { OutputWriter } from './output-writer.ts'
 import { SEARCH_DIR, type SearchFiles } from './search-index.ts'
 import type { SiteDocs } from './site-docs.ts'
 import { generateSitemap } from './sitemap.ts'
+
+/** A page and the key of its two files (see `SiteOutput.pageKey`). */
+export interface KeyedPage {
+  page: PageModel
+  key: string
+}
+
+let templates: Promise<typeof import('../templates/render.tsx')> | undefined
+/** The page templates, loaded on the first page written. */
+export const loadTemplates = () => {
+  templates ??= import('../templates/render.tsx')
+  return templates
+}
 
 export class SiteOutput {
   constructor(
@@ -65,50 +78,60 @@ export class SiteOutput {
     return hashInput([templatesKey(), site])
   }
 
+  /**
+   * The key of a page's files. A doc page is keyed by its outline (the model without HTML) and
+   * its rendering's key, so a warm build neither reads nor hashes every page's HTML.
+   */
+  static pageKey(siteKey: string, page: PageModel, renderKey?: string): string {
+    return hashInput([siteKey, page, renderKey])
+  }
+
   private pagePaths(page: PageModel): [string, string] {
     const dir = page.route.split('/').filter(Boolean).join('/')
     const prefix = dir ? `${dir}/` : ''
     return [`${prefix}index.html`, `${prefix}${PAGE_DATA_FILE}`]
   }
 
-  /** The pages whose files are not already what they would be written as. */
-  stalePages(siteKey: string, pages: PageModel[]): PageModel[] {
+  private unchanged(paths: string[], key: string): boolean {
     const { writer } = this
-    if (!writer) return pages
-    return pages.filter((page) => {
-      const key = hashInput([siteKey, page])
-      return !this.pagePaths(page).every((path) => writer.unchanged(path, key))
-    })
+    return !!writer && paths.every((path) => writer.unchanged(path, key))
+  }
+
+  /** The pages whose files are not already what they would be written as. */
+  stalePages<T extends KeyedPage>(pages: T[]): T[] {
+    return pages.filter(({ page, key }) => !this.unchanged(this.pagePaths(page), key))
   }
 
   /** Records pages a render worker wrote. */
-  recordPages(siteKey: string, pages: PageModel[]): void {
-    for (const page of pages) {
-      const key = hashInput([siteKey, page])
+  recordPages(pages: KeyedPage[]): void {
+    for (const { page, key } of pages)
       for (const path of this.pagePaths(page)) this.writer?.recordWritten(path, key)
-    }
   }
 
-  writePage(site: SiteModel, siteKey: string, page: PageModel): void {
-    const key = hashInput([siteKey, page])
-    const [html, data] = this.pagePaths(page)
-    this.put(html, key, () => renderPage(site, page))
-    this.put(data, key, () => JSON.stringify(page))
+  async writePage(site: SiteModel, { page, key }: KeyedPage): Promise<void> {
+    const paths = this.pagePaths(page)
+    if (this.unchanged(paths, key)) return
+    const { renderPage } = await loadTemplates()
+    this.put(paths[0], key, () => renderPage(site, page))
+    this.put(paths[1], key, () => JSON.stringify(page))
   }
 
   /** The landing, search and not-found pages and the sitemap; returns the routes written. */
-  writeSpecialPages(site: SiteModel, docs: SiteDocs, siteKey: string): string[] {
+  async writeSpecialPages(site: SiteModel, docs: SiteDocs, siteKey: string): Promise<string[]> {
     const { landing, notFound, search } = docs.specialPages()
     const routes: string[] = []
     for (const page of [landing, search])
       if (page) {
-        this.writePage(site, siteKey, page)
+        await this.writePage(site, { page, key: SiteOutput.pageKey(siteKey, page) })
         routes.push(page.route)
       }
     // The not-found page lives at `<base>404.html`, where static hosts look for it.
-    this.put(this.below('404.html'), hashInput([siteKey, notFound]), () =>
-      renderPage(site, notFound),
-    )
+    const notFoundPath = this.below('404.html')
+    const notFoundKey = SiteOutput.pageKey(siteKey, notFound)
+    if (!this.unchanged([notFoundPath], notFoundKey)) {
+      const { renderPage } = await loadTemplates()
+      this.put(notFoundPath, notFoundKey, () => renderPage(site, notFound))
+    }
     this.writeSitemap(docs)
     return routes
   }
@@ -122,6 +145,12 @@ export class SiteOutput {
       site.sitemap.changefreq,
     )
     this.put(this.below('sitemap.xml'), hashOf(sitemap), () => sitemap)
+  }
+
+  /** Whether the output holds these search files from the last build (recorded as kept). */
+  searchInOutput(names: string[]): boolean {
+    // A search file's name holds its content's hash: the name is its key.
+    return names.every((name) => this.unchanged([this.below(`${SEARCH_DIR}/${name}`)], name))
   }
 
   writeSearch({ files, manifest }: SearchFiles): void {

@@ -4,22 +4,12 @@
 // the build renders Markdown. Bundling costs about half of what loading the sources through
 // tsx does.
 import { createHash } from 'node:crypto'
-import {
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import { build, type Plugin } from 'esbuild'
 import type { BuildCache } from '../build-cache.ts'
 import { DocsError } from '../errors.ts'
+import { bundleErrorMessage, withBundledModule } from '../module-bundle.ts'
 import type { SiteConfig } from '../site-config.ts'
 import type { OpenApiDocument } from './openapi-types.ts'
 
@@ -53,38 +43,6 @@ export const sourcesKey = (root: string, reference: NonNullable<SiteConfig['apiR
   return hash.digest('hex')
 }
 
-/**
- * Keeps the bundle runnable from anywhere: packages stay external but are imported by the path
- * esbuild resolves them to from their importer, and each source keeps its own
- * `import.meta.url` (code that resolves files next to itself still finds them).
- */
-// Spelt in parts: bin/docs.js rewrites that expression wherever it appears in the CLI's sources.
-const MODULE_URL = ['import', 'meta', 'url'].join('.')
-
-const runnableAnywhere: Plugin = {
-  name: 'runnable-anywhere',
-  setup(esbuild) {
-    esbuild.onResolve({ filter: /^[^./]/ }, async (args) => {
-      if (args.pluginData?.inner || args.path.startsWith('node:')) return undefined
-      const resolved = await esbuild.resolve(args.path, {
-        kind: args.kind,
-        importer: args.importer,
-        resolveDir: args.resolveDir,
-        pluginData: { inner: true },
-      })
-      if (resolved.errors.length) return { errors: resolved.errors }
-      return { path: resolved.external ? args.path : resolved.path, external: true }
-    })
-    esbuild.onLoad({ filter: /\.[cm]?tsx?$/ }, (args) => ({
-      contents: readFileSync(args.path, 'utf8').replaceAll(
-        MODULE_URL,
-        JSON.stringify(pathToFileURL(args.path).href),
-      ),
-      loader: args.path.endsWith('x') ? 'tsx' : 'ts',
-    }))
-  },
-}
-
 /** Imports the bundle and posts the document as JSON (plain JavaScript: no loader needed). */
 const WORKER = `const { parentPort, workerData } = require('node:worker_threads')
 import(workerData.url)
@@ -97,38 +55,20 @@ import(workerData.url)
     parentPort.postMessage({ type: 'failed', message: String(error?.message ?? error).split('\\n')[0] })
   })`
 
-const runModule = async (file: string): Promise<string> => {
-  const { outputFiles } = await build({
-    entryPoints: [file],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    jsx: 'automatic',
-    write: false,
-    logLevel: 'silent',
-    plugins: [runnableAnywhere],
-  })
-  const dir = mkdtempSync(join(tmpdir(), 'keyward-openapi-'))
-  const bundle = join(dir, 'document.mjs')
-  writeFileSync(bundle, outputFiles[0].contents)
-  try {
-    return await new Promise<string>((resolve, reject) => {
-      const worker = new Worker(WORKER, {
-        eval: true,
-        workerData: { url: pathToFileURL(bundle).href },
-      })
-      worker.once('error', reject)
-      worker.once('message', (message: { type: string; json?: string; message?: string }) => {
-        void worker.terminate()
-        if (message.type === 'done') resolve(message.json!)
-        else reject(new Error(message.message))
-      })
-    })
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
+const runModule = (file: string): Promise<string> =>
+  withBundledModule(
+    file,
+    (url) =>
+      new Promise<string>((resolve, reject) => {
+        const worker = new Worker(WORKER, { eval: true, workerData: { url } })
+        worker.once('error', reject)
+        worker.once('message', (message: { type: string; json?: string; message?: string }) => {
+          void worker.terminate()
+          if (message.type === 'done') resolve(message.json!)
+          else reject(new Error(message.message))
+        })
+      }),
+  )
 
 /** Starts loading the document; await the result when the page is written. */
 export const loadApiDocument = async (
@@ -144,10 +84,7 @@ export const loadApiDocument = async (
     try {
       json = await runModule(file)
     } catch (error) {
-      const failure = error as Error & { errors?: { text: string }[] }
-      throw new DocsError(
-        `${reference.document}: ${failure.errors?.[0]?.text ?? failure.message.split('\n')[0]}`,
-      )
+      throw new DocsError(`${reference.document}: ${bundleErrorMessage(error)}`)
     }
     cache?.storeEntry('api-document', key, json)
   }

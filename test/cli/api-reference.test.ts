@@ -58,7 +58,7 @@ const site = (t: import('ava').ExecutionContext) =>
 
 test('the reference page, its document and layout JSON, anchors for links and entries for search', async (t) => {
   const s = site(t)
-  const result = await build({ root: s.root, outDir: s.out, workers: 1, fresh: true })
+  const result = await build({ root: s.root, outDir: s.out, workers: 1 })
   t.true(result.routes.includes('/docs/api/'))
   // Links into the page are checked against its anchors: only the missing one warns.
   t.is(result.warnings.length, 1)
@@ -101,7 +101,7 @@ test('the reference page, its document and layout JSON, anchors for links and en
 
 test('a route added to the source shows on the next build; an unchanged source reuses the cached document', async (t) => {
   const s = site(t)
-  await build({ root: s.root, outDir: s.out, workers: 1, fresh: true })
+  await build({ root: s.root, outDir: s.out, workers: 1 })
   s.write(
     'server/routes.ts',
     routesFile([
@@ -109,7 +109,7 @@ test('a route added to the source shows on the next build; an unchanged source r
       route('POST', '/things.json', 'Add a thing'),
     ]),
   )
-  await build({ root: s.root, outDir: s.out, workers: 1, fresh: true })
+  await build({ root: s.root, outDir: s.out, workers: 1 })
   const html = s.read('docs/api/index.html')
   t.true(html.includes('id="post-things-json"'), 'the new route is in the page')
   t.true(html.includes('Add a thing'))
@@ -119,17 +119,17 @@ test('a route added to the source shows on the next build; an unchanged source r
   ])
   // What the cache gives is byte for byte what a build without it writes.
   const cold = join(s.root, 'cold')
-  await build({ root: s.root, outDir: cold, workers: 1, fresh: true, cacheDir: false })
+  await build({ root: s.root, outDir: cold, workers: 1, cacheDir: false })
   for (const file of ['index.html', 'page-data.json', 'openapi.json', 'layout.json'])
     t.is(s.read(`docs/api/${file}`), readFileSync(join(cold, 'docs/api', file), 'utf8'), file)
   const written = statSync(join(s.out, 'docs/api/index.html')).mtimeMs
   // Unchanged sources: the document comes from the cache, its module is not loaded again.
   s.write('server/name.ts', 'throw new Error("loaded again")\n')
-  await build({ root: s.root, outDir: s.out, workers: 1, fresh: true })
+  await build({ root: s.root, outDir: s.out, workers: 1 })
   t.is(statSync(join(s.out, 'docs/api/index.html')).mtimeMs, written)
   // A changed source loads it again.
   s.write('server/routes.ts', routesFile([route('GET', '/things.json', 'List them')]))
-  const error = await t.throwsAsync(build({ root: s.root, outDir: s.out, workers: 1, fresh: true }))
+  const error = await t.throwsAsync(build({ root: s.root, outDir: s.out, workers: 1 }))
   t.regex(error.message, /server\/openapi\.ts: loaded again/)
 })
 

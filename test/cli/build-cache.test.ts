@@ -2,12 +2,12 @@
 // is byte for byte a cold build's, and config or Markdown changes invalidate what they must.
 
 import { spawnSync } from 'node:child_process'
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import test from 'ava'
 import { build } from '../../cli/build.ts'
-import { pipelineKey } from '../../cli/build-cache.ts'
+import { pipelineFiles, pipelineKey, templateFiles } from '../../cli/build-cache.ts'
 import { baseConfig, createSite, doc, type TestSite } from '../helpers/site.ts'
 
 const docs: Record<string, string> = {
@@ -35,10 +35,9 @@ const tree = (dir: string) =>
 
 /** Builds with the cache into `site.out`, and without it into a second folder: same bytes. */
 const buildTwice = async (t: import('ava').ExecutionContext, site: TestSite) => {
-  // `fresh`: this process has imported the config before, and it may have changed since.
-  const warm = await build({ root: site.root, outDir: site.out, workers: 1, fresh: true })
+  const warm = await build({ root: site.root, outDir: site.out, workers: 1 })
   const coldDir = join(site.root, 'cold')
-  await build({ root: site.root, outDir: coldDir, workers: 1, cacheDir: false, fresh: true })
+  await build({ root: site.root, outDir: coldDir, workers: 1, cacheDir: false })
   t.deepEqual(tree(site.out), tree(coldDir), 'byte for byte a cold build')
   return warm
 }
@@ -117,6 +116,71 @@ test('a changed site config rebuilds the pages it shows in; an image edit is pic
   const images = readdirSync(join(site.out, 'docs/assets/img'))
   t.is(images.length, 1, 'the old copy of the image is gone')
   t.true(readFileSync(join(site.out, 'docs/assets/img', images[0]), 'utf8').includes('id="b"'))
+})
+
+test('a touched page with the same text is neither rendered nor written again', async (t) => {
+  const site = createSite(t, docs)
+  await build({ root: site.root, outDir: site.out, workers: 1 })
+  const page = join(site.out, 'docs/guide/p3/index.html')
+  const written = statSync(page).mtimeMs
+  const source = join(site.root, 'content/docs/guide/p3.md')
+  utimesSync(source, new Date(), new Date(Date.now() + 60_000))
+  const result = await buildTwice(t, site)
+  t.is(result.cached, 31)
+  t.is(statSync(page).mtimeMs, written)
+})
+
+test('a doc whose cached HTML is gone is rendered again; lost search files are made again', async (t) => {
+  const site = createSite(t, docs)
+  await build({ root: site.root, outDir: site.out, workers: 1 })
+  const htmlDir = join(site.root, '.cache/docs/html')
+  const htmlFiles = readdirSync(htmlDir)
+  t.is(htmlFiles.length, 31, 'one HTML file per doc')
+  rmSync(join(htmlDir, htmlFiles[0]))
+  rmSync(join(site.out, 'docs/assets/search'), { recursive: true })
+  const result = await buildTwice(t, site)
+  t.is(result.cached, 30)
+  t.true(readdirSync(join(site.out, 'docs/assets/search')).length > 0)
+})
+
+test('many pages to write with every doc from the cache: render workers write them, as a cold build does', async (t) => {
+  const many: Record<string, string> = { 'guide/index.md': doc({ title: 'Guide' }, 'Home.\n') }
+  for (let i = 1; i <= 160; i++)
+    many[`guide/p${i}.md`] = doc({ title: `Page ${i}` }, `## Part\n\nBody ${i}.\n`)
+  const site = createSite(t, many)
+  await build({ root: site.root, outDir: site.out, workers: 2 })
+  // The output is gone, the cache is not: every page is written again from cached Markdown.
+  rmSync(site.out, { recursive: true })
+  const warm = await build({ root: site.root, outDir: site.out, workers: 2 })
+  t.is(warm.cached, 161)
+  const coldDir = join(site.root, 'cold')
+  await build({ root: site.root, outDir: coldDir, workers: 1, cacheDir: false })
+  t.deepEqual(tree(site.out), tree(coldDir), 'byte for byte a cold build')
+})
+
+test('the cache keys cover the code of every Markdown step and every template', (t) => {
+  const repo = fileURLToPath(new URL('../../', import.meta.url))
+  const below = (dir: string) =>
+    (
+      readdirSync(join(repo, dir), {
+        recursive: true,
+        withFileTypes: true,
+      }) as import('node:fs').Dirent[]
+    )
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name))
+  const pipeline = new Set(pipelineFiles())
+  const cli = ['markdown.ts', 'front-matter.ts', 'content.ts'].map((name) =>
+    join(repo, 'cli', name),
+  )
+  for (const file of [...below('cli/markdown'), ...cli])
+    t.true(pipeline.has(file), `${relative(repo, file)} is part of the pipeline key`)
+  const templates = new Set(templateFiles())
+  for (const file of below('templates'))
+    t.true(templates.has(file), `${relative(repo, file)} is part of the templates key`)
+  t.true(
+    pipeline.has(join(repo, 'package-lock.json')) && templates.has(join(repo, 'package-lock.json')),
+  )
 })
 
 test('the pipeline key follows the base URL and the folder of the docs', (t) => {

@@ -1,0 +1,49 @@
+// What a doc's rendering depends on besides its source: the site's routes, static files and
+// images, as the renderer looked them up. Kept apart from the renderer (cli/doc-renderer.ts), so
+// a build that takes every doc from the cache checks the lookups without loading the Markdown
+// pipeline.
+import { existsSync, readFileSync } from 'node:fs'
+import { hashOf } from './assets.ts'
+
+/** What a renderer needs to know about the site; plain data, so it crosses to workers. */
+export interface RendererInit {
+  docsDir: string
+  baseUrl: string
+  /** Markdown file to route, for every doc. */
+  routes: [string, string][]
+  /** Static files as URL paths below the base URL. */
+  staticFiles: string[]
+}
+
+/**
+ * A lookup the rendering depended on and its answer: `route` (a Markdown file's route, '' when
+ * no such doc), `static` (a static file exists: '1' or ''), `image` (an image file's content
+ * hash, '' when missing).
+ */
+export type Dependency = [kind: 'route' | 'static' | 'image', key: string, answer: string]
+
+/** Image hashes, read once per file and run. */
+export const imageHasher = () => {
+  const hashes = new Map<string, string>()
+  return (file: string) => {
+    let hash = hashes.get(file)
+    if (hash === undefined) {
+      hash = existsSync(file) ? hashOf(readFileSync(file)) : ''
+      hashes.set(file, hash)
+    }
+    return hash
+  }
+}
+
+/** Tells whether every lookup a rendering recorded still gives the same answer on this site. */
+export const createDepsCheck = (init: RendererInit) => {
+  const routeOfFile = new Map(init.routes)
+  const staticFiles = new Set(init.staticFiles)
+  const imageHash = imageHasher()
+  return (deps: Dependency[]): boolean =>
+    deps.every(([kind, key, answer]) => {
+      if (kind === 'route') return (routeOfFile.get(key) ?? '') === answer
+      if (kind === 'static') return (staticFiles.has(key) ? '1' : '') === answer
+      return imageHash(key) === answer
+    })
+}
