@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { INDEX_OPTIONS, type SearchDocument } from '../templates/search/options.ts'
-import type { SearchRoot, StoredFields, TermEntry } from '../templates/search/sharded.ts'
+import type { SearchRoot, StoredFields } from '../templates/search/sharded.ts'
 import { hashOf } from './assets.ts'
 import type { Section } from './markdown/rehype-sections.ts'
 import { globToRegExp } from './sitemap.ts'
@@ -72,7 +72,20 @@ export const toDocuments = (page: SearchablePage, firstId = 0): SearchDocument[]
   }))
 }
 
-const storedFields = ({ u, h, t, s, b, e }: SearchDocument): StoredFields => ({ u, h, t, s, b, e })
+/**
+ * A copy of `text` that does not hold on to the string it was cut from: V8 keeps the whole
+ * section text alive behind a slice of it, and the index keeps its excerpts for good.
+ */
+const detached = (text: string) => Buffer.from(text).toString()
+
+const storedFields = ({ u, h, t, s, b, e }: SearchDocument): StoredFields => ({
+  u,
+  h,
+  t,
+  s,
+  b,
+  e: detached(e),
+})
 
 /** One searchable document, analysed: what it stores, its field lengths and its terms. */
 interface DocEntry {
@@ -225,19 +238,23 @@ export class SearchIndex {
     const chunks: SearchRoot['chunks'] = []
     let run: string[] = []
     let size = 0
+    // A chunk is the JSON of its `TermEntry[]`, put together from each term's JSON, which is
+    // also what measures the chunk: each posting list is serialised once.
+    let entries: string[] = []
     const close = () => {
       if (!run.length) return
-      const entries = run.map((term): TermEntry => [term, postings.get(term)!])
-      const json = JSON.stringify(entries)
+      const json = `[${entries.join(',')}]`
       chunks.push({ file: add('t', json), size: json.length, terms: run })
       run = []
+      entries = []
       size = 0
     }
     for (const term of terms) {
-      const length = JSON.stringify(postings.get(term)).length + term.length + 6
-      if (size && size + length > (this.settings.chunkBytes ?? CHUNK_BYTES)) close()
+      const entry = `[${JSON.stringify(term)},${JSON.stringify(postings.get(term))}]`
+      if (size && size + entry.length + 1 > (this.settings.chunkBytes ?? CHUNK_BYTES)) close()
       run.push(term)
-      size += length
+      entries.push(entry)
+      size += entry.length + 1
     }
     close()
 

@@ -47,10 +47,13 @@ const handle = (request: SearchRequest): SearchResponse => {
       const { files, manifest } = index!.files()
       previous = new Set(files.keys())
       // Rewriting the snapshot costs more than analysing a few pages again next time.
-      if (snapshot && (analysed > SNAPSHOT_AFTER || !existsSync(snapshot.path)))
-        writeSnapshot(snapshot, index!.snapshot())
+      const file = snapshot
+      if (file && (analysed > SNAPSHOT_AFTER || !existsSync(file.path)))
+        afterAnswer = () => writeSnapshot(file, index!.snapshot())
       return { type: 'done', files: [...files], manifest }
     }
+    case 'flush':
+      return { type: 'done' }
     case 'update': {
       index!.updatePages(request.pages, request.removed)
       const written = index!.files()
@@ -61,6 +64,12 @@ const handle = (request: SearchRequest): SearchResponse => {
   }
 }
 
+/**
+ * Work the build need not wait for (the snapshot): done once the answer is sent, before the next
+ * request is read, so a `flush` answers after it.
+ */
+let afterAnswer: (() => void) | undefined
+
 parentPort!.on('message', (request: SearchRequest) => {
   try {
     parentPort!.postMessage(handle(request))
@@ -69,5 +78,12 @@ parentPort!.on('message', (request: SearchRequest) => {
       type: 'failed',
       message: error instanceof Error ? (error.stack ?? error.message) : String(error),
     } satisfies SearchResponse)
+  }
+  const after = afterAnswer
+  afterAnswer = undefined
+  try {
+    after?.()
+  } catch {
+    // The snapshot only saves work: without it the next build analyses every page again.
   }
 })

@@ -16,48 +16,68 @@ export type SearchRequest =
   | { type: 'init'; settings: SearchSettings; outBase: string; snapshot?: SnapshotFile }
   | { type: 'set'; pages: SearchablePage[] }
   | { type: 'update'; pages: SearchablePage[]; removed: string[] }
+  /** Answers once the work the worker does after an answer (writing its snapshot) is done. */
+  | { type: 'flush' }
 
 export type SearchResponse =
   | { type: 'done'; files?: [string, string][]; manifest?: SearchManifest }
   | { type: 'failed'; message: string }
 
+const startWorker = () => {
+  const worker = startTsWorker(new URL('./search-indexer.ts', import.meta.url), {
+    maxOldGenerationSizeMb: 256,
+  })
+  worker.unref()
+  return worker
+}
+
 export class SearchJob {
-  private readonly worker: Worker
+  /** Unset once stopped; the next request starts a new one. */
+  private worker: Worker | undefined
   private queue: Promise<unknown> = Promise.resolve()
   private pending = 0
+  private stopping: Promise<void> | undefined
 
   /**
    * Starts the worker at once, so it loads while the build renders Markdown. An idle worker
    * does not keep the process alive.
    */
   constructor() {
-    this.worker = startTsWorker(new URL('./search-indexer.ts', import.meta.url), {
-      maxOldGenerationSizeMb: 256,
-    })
-    this.worker.unref()
+    this.worker = startWorker()
   }
 
   private ask(request: SearchRequest): Promise<Extract<SearchResponse, { type: 'done' }>> {
-    if (this.pending++ === 0) this.worker.ref()
+    this.worker ??= startWorker()
+    const worker = this.worker
+    if (this.pending++ === 0) worker.ref()
     const next = this.queue.then(
       () =>
         new Promise<Extract<SearchResponse, { type: 'done' }>>((resolve, reject) => {
           const onError = (error: Error) => reject(error)
-          this.worker.once('error', onError)
-          this.worker.once('message', (response: SearchResponse) => {
-            this.worker.off('error', onError)
+          worker.once('error', onError)
+          worker.once('message', (response: SearchResponse) => {
+            worker.off('error', onError)
             if (response.type === 'failed') reject(new Error(response.message))
             else resolve(response)
           })
-          this.worker.postMessage(request)
+          worker.postMessage(request)
         }),
     )
     this.queue = next
       .catch(() => undefined)
       .finally(() => {
-        if (--this.pending === 0) this.worker.unref()
+        if (--this.pending === 0) worker.unref()
       })
     return next
+  }
+
+  /** Lets the worker finish what it does after its answers (the snapshot), then ends it. */
+  private async stop(): Promise<void> {
+    const { worker } = this
+    if (!worker) return
+    await this.ask({ type: 'flush' }).catch(() => undefined)
+    this.worker = undefined
+    await worker.terminate()
   }
 
   /** Sets the worker up; with `snapshot`, it starts from (and keeps) the last build's index. */
@@ -99,6 +119,8 @@ export class SearchJob {
     await this.init(settings, outBase, snapshot)
     const files = await this.set(pages)
     cache?.storeEntry('search', key, files)
+    // A build is done with the worker: its heap goes while the build writes what is left.
+    if (!keep) this.stopping = this.stop()
     return files
   }
 
@@ -108,6 +130,7 @@ export class SearchJob {
   }
 
   async close(): Promise<void> {
-    await this.worker.terminate()
+    await this.stopping
+    await this.stop()
   }
 }
