@@ -39,6 +39,8 @@ export interface SearchManifest {
 export interface SearchFiles {
   files: Map<string, string>
   manifest: SearchManifest
+  /** The search worker has written `files` (not the manifest) into the output folder. */
+  written?: boolean
 }
 
 export const ALL_CONTEXT = 'all'
@@ -283,6 +285,18 @@ const writeAtomically = (file: string, content: string) => {
 }
 
 /**
+ * Writes the index files below `<outBase>/assets/search/` that are not there yet (a name is its
+ * content's hash), each appearing whole; returns that folder.
+ */
+export const writeIndexFiles = (outBase: string, files: SearchFiles['files']): string => {
+  const dir = join(outBase, SEARCH_DIR)
+  mkdirSync(dir, { recursive: true })
+  for (const [name, content] of files)
+    if (!existsSync(join(dir, name))) writeAtomically(join(dir, name), content)
+  return dir
+}
+
+/**
  * Writes the index below `<outBase>/assets/search/` and the manifest at
  * `<outBase>/search-manifest.json` while the site is being served (the dev server): each file
  * appears whole, the chunks before the manifest that names them, and the files of the index
@@ -293,10 +307,7 @@ export const writeSearchFiles = (
   { files, manifest }: SearchFiles,
   previous: Set<string> = new Set(),
 ): void => {
-  const dir = join(outBase, SEARCH_DIR)
-  mkdirSync(dir, { recursive: true })
-  for (const [name, content] of files)
-    if (!existsSync(join(dir, name))) writeAtomically(join(dir, name), content)
+  const dir = writeIndexFiles(outBase, files)
   writeAtomically(join(outBase, 'search-manifest.json'), JSON.stringify(manifest))
   for (const name of readdirSync(dir))
     if (!files.has(name) && !previous.has(name)) rmSync(join(dir, name), { force: true })

@@ -4,7 +4,12 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname } from 'node:path'
 import { deserialize, serialize } from 'node:v8'
 import { parentPort, threadId } from 'node:worker_threads'
-import { SearchIndex, type SearchSnapshot, writeSearchFiles } from './search-index.ts'
+import {
+  SearchIndex,
+  type SearchSnapshot,
+  writeIndexFiles,
+  writeSearchFiles,
+} from './search-index.ts'
 import type { SearchRequest, SearchResponse, SnapshotFile } from './search-job.ts'
 
 /** The index of the last build, to update rather than rebuild (kept beside the build cache). */
@@ -42,9 +47,11 @@ const handle = (request: SearchRequest): SearchResponse => {
       snapshot = request.snapshot
       return { type: 'done' }
     case 'set': {
-      // The build writes these files itself, through its output writer.
       const analysed = index!.setPages(request.pages)
       const { files, manifest } = index!.files()
+      // Written here, beside the page writes, rather than after them in the main thread, which
+      // records them in the build's output and writes the manifest.
+      writeIndexFiles(outBase, files)
       previous = new Set(files.keys())
       // Rewriting the snapshot costs more than analysing a few pages again next time.
       const file = snapshot

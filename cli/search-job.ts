@@ -85,10 +85,13 @@ export class SearchJob {
     return this.ask({ type: 'init', settings, outBase, snapshot })
   }
 
-  /** Makes the index hold `pages` (updating the snapshot's); resolves with the files to write. */
+  /**
+   * Makes the index hold `pages` (updating the snapshot's) and writes its files into the output
+   * folder; resolves with them and the manifest, which is left to write.
+   */
   async set(pages: SearchablePage[]): Promise<SearchFiles> {
     const { files, manifest } = await this.ask({ type: 'set', pages })
-    return { files: new Map(files), manifest: manifest! }
+    return { files: new Map(files), manifest: manifest!, written: true }
   }
 
   /** Replaces the given pages' entries and writes the files that changed (the dev server). */
@@ -118,7 +121,8 @@ export class SearchJob {
       : undefined
     await this.init(settings, outBase, snapshot)
     const files = await this.set(pages)
-    cache?.storeEntry('search', key, files)
+    // A later build finds the files in the cache, not in its output folder.
+    cache?.storeEntry('search', key, { files: files.files, manifest: files.manifest })
     // A build is done with the worker: its heap goes while the build writes what is left.
     if (!keep) this.stopping = this.stop()
     return files
