@@ -140,6 +140,21 @@ const analyse = (page: SearchablePage): DocEntry[] =>
   })
 
 /**
+ * A term's postings as MiniSearch serialises them, `{"field":{"doc":count,…},…}`: the JSON of
+ * objects keyed by field and document ids, which list integer keys in ascending order. Written
+ * directly, without building those objects.
+ */
+const postingsJson = (fields: number[][]): string => {
+  const parts: string[] = []
+  fields.forEach((list, field) => {
+    const pairs: string[] = []
+    for (let i = 0; i < list.length; i += 2) pairs.push(`"${list[i]}":${list[i + 1]}`)
+    parts.push(`"${field}":{${pairs.join(',')}}`)
+  })
+  return `{${parts.join(',')}}`
+}
+
+/**
  * The site's search index, kept as each page's analysed documents so single pages can be
  * replaced, and written as MiniSearch's own serialised postings (templates/search/sharded.ts
  * loads them into MiniSearch). Documents are numbered in page order, so an index updated page by
@@ -199,7 +214,8 @@ export class SearchIndex {
   /** The index as files: deterministic, so unchanged chunks keep their names. */
   files(): SearchFiles {
     const { baseUrl, version } = this.settings
-    const postings = new Map<string, Record<string, Record<string, number>>>()
+    // Per term and field: document ids (ascending) and counts, interleaved.
+    const postings = new Map<string, number[][]>()
     const contexts: string[] = []
     const context: number[] = []
     const stored: Record<string, StoredFields>[] = []
@@ -221,11 +237,11 @@ export class SearchIndex {
         for (const [i, term] of doc.terms.entries()) {
           let entry = postings.get(term)
           if (!entry) {
-            entry = {}
+            entry = []
             postings.set(term, entry)
           }
-          entry[doc.fields[i]] ??= {}
-          entry[doc.fields[i]][n] = doc.counts[i]
+          const list = (entry[doc.fields[i]] ??= [])
+          list.push(n, doc.counts[i])
         }
         n++
       }
@@ -252,7 +268,7 @@ export class SearchIndex {
       size = 0
     }
     for (const term of terms) {
-      const entry = `[${JSON.stringify(term)},${JSON.stringify(postings.get(term))}]`
+      const entry = `[${JSON.stringify(term)},${postingsJson(postings.get(term)!)}]`
       if (size && size + entry.length + 1 > (this.settings.chunkBytes ?? CHUNK_BYTES)) close()
       run.push(term)
       entries.push(entry)
