@@ -159,7 +159,7 @@ export function SearchBox({ context }: { context: string }) {
       className="navbar-search"
       data-context={ctx}
       data-state={state}
-      data-answered={answered}
+      data-answered={answered || undefined}
     >
       <input
         ref={input}
