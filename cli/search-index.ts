@@ -240,8 +240,8 @@ export class SearchIndex {
             entry = []
             postings.set(term, entry)
           }
-          const list = (entry[doc.fields[i]] ??= [])
-          list.push(n, doc.counts[i])
+          entry[doc.fields[i]] ??= []
+          entry[doc.fields[i]].push(n, doc.counts[i])
         }
         n++
       }
