@@ -210,6 +210,8 @@ export class SiteBuilder {
         )
         output.recordPages(stale)
       } else for (const page of stale) await output.writePage(site, page)
+      // The render workers' heaps are not needed for what is left; freeing them lowers the peak.
+      await pool?.close()
       const routes = pages.map(({ page }) => page.route)
       routes.push(...(await output.writeSpecialPages(site, this.site, siteKey)))
       output.writeImages(this.copies)

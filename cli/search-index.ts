@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { INDEX_OPTIONS, type SearchDocument } from '../templates/search/options.ts'
-import type { SearchRoot, StoredFields, TermEntry } from '../templates/search/sharded.ts'
+import type { SearchRoot, StoredFields } from '../templates/search/sharded.ts'
 import { hashOf } from './assets.ts'
 import type { Section } from './markdown/rehype-sections.ts'
 import { globToRegExp } from './sitemap.ts'
@@ -39,6 +39,8 @@ export interface SearchManifest {
 export interface SearchFiles {
   files: Map<string, string>
   manifest: SearchManifest
+  /** The search worker has written `files` (not the manifest) into the output folder. */
+  written?: boolean
 }
 
 export const ALL_CONTEXT = 'all'
@@ -72,7 +74,20 @@ export const toDocuments = (page: SearchablePage, firstId = 0): SearchDocument[]
   }))
 }
 
-const storedFields = ({ u, h, t, s, b, e }: SearchDocument): StoredFields => ({ u, h, t, s, b, e })
+/**
+ * A copy of `text` that does not hold on to the string it was cut from: V8 keeps the whole
+ * section text alive behind a slice of it, and the index keeps its excerpts for good.
+ */
+const detached = (text: string) => Buffer.from(text).toString()
+
+const storedFields = ({ u, h, t, s, b, e }: SearchDocument): StoredFields => ({
+  u,
+  h,
+  t,
+  s,
+  b,
+  e: detached(e),
+})
 
 /** One searchable document, analysed: what it stores, its field lengths and its terms. */
 interface DocEntry {
@@ -123,6 +138,21 @@ const analyse = (page: SearchablePage): DocEntry[] =>
     })
     return entry
   })
+
+/**
+ * A term's postings as MiniSearch serialises them, `{"field":{"doc":count,…},…}`: the JSON of
+ * objects keyed by field and document ids, which list integer keys in ascending order. Written
+ * directly, without building those objects.
+ */
+const postingsJson = (fields: number[][]): string => {
+  const parts: string[] = []
+  fields.forEach((list, field) => {
+    const pairs: string[] = []
+    for (let i = 0; i < list.length; i += 2) pairs.push(`"${list[i]}":${list[i + 1]}`)
+    parts.push(`"${field}":{${pairs.join(',')}}`)
+  })
+  return `{${parts.join(',')}}`
+}
 
 /**
  * The site's search index, kept as each page's analysed documents so single pages can be
@@ -184,7 +214,8 @@ export class SearchIndex {
   /** The index as files: deterministic, so unchanged chunks keep their names. */
   files(): SearchFiles {
     const { baseUrl, version } = this.settings
-    const postings = new Map<string, Record<string, Record<string, number>>>()
+    // Per term and field: document ids (ascending) and counts, interleaved.
+    const postings = new Map<string, number[][]>()
     const contexts: string[] = []
     const context: number[] = []
     const stored: Record<string, StoredFields>[] = []
@@ -206,11 +237,11 @@ export class SearchIndex {
         for (const [i, term] of doc.terms.entries()) {
           let entry = postings.get(term)
           if (!entry) {
-            entry = {}
+            entry = []
             postings.set(term, entry)
           }
-          entry[doc.fields[i]] ??= {}
-          entry[doc.fields[i]][n] = doc.counts[i]
+          entry[doc.fields[i]] ??= []
+          entry[doc.fields[i]].push(n, doc.counts[i])
         }
         n++
       }
@@ -225,19 +256,23 @@ export class SearchIndex {
     const chunks: SearchRoot['chunks'] = []
     let run: string[] = []
     let size = 0
+    // A chunk is the JSON of its `TermEntry[]`, put together from each term's JSON, which is
+    // also what measures the chunk: each posting list is serialised once.
+    let entries: string[] = []
     const close = () => {
       if (!run.length) return
-      const entries = run.map((term): TermEntry => [term, postings.get(term)!])
-      const json = JSON.stringify(entries)
+      const json = `[${entries.join(',')}]`
       chunks.push({ file: add('t', json), size: json.length, terms: run })
       run = []
+      entries = []
       size = 0
     }
     for (const term of terms) {
-      const length = JSON.stringify(postings.get(term)).length + term.length + 6
-      if (size && size + length > (this.settings.chunkBytes ?? CHUNK_BYTES)) close()
+      const entry = `[${JSON.stringify(term)},${postingsJson(postings.get(term)!)}]`
+      if (size && size + entry.length + 1 > (this.settings.chunkBytes ?? CHUNK_BYTES)) close()
       run.push(term)
-      size += length
+      entries.push(entry)
+      size += entry.length + 1
     }
     close()
 
@@ -266,6 +301,18 @@ const writeAtomically = (file: string, content: string) => {
 }
 
 /**
+ * Writes the index files below `<outBase>/assets/search/` that are not there yet (a name is its
+ * content's hash), each appearing whole; returns that folder.
+ */
+export const writeIndexFiles = (outBase: string, files: SearchFiles['files']): string => {
+  const dir = join(outBase, SEARCH_DIR)
+  mkdirSync(dir, { recursive: true })
+  for (const [name, content] of files)
+    if (!existsSync(join(dir, name))) writeAtomically(join(dir, name), content)
+  return dir
+}
+
+/**
  * Writes the index below `<outBase>/assets/search/` and the manifest at
  * `<outBase>/search-manifest.json` while the site is being served (the dev server): each file
  * appears whole, the chunks before the manifest that names them, and the files of the index
@@ -276,10 +323,7 @@ export const writeSearchFiles = (
   { files, manifest }: SearchFiles,
   previous: Set<string> = new Set(),
 ): void => {
-  const dir = join(outBase, SEARCH_DIR)
-  mkdirSync(dir, { recursive: true })
-  for (const [name, content] of files)
-    if (!existsSync(join(dir, name))) writeAtomically(join(dir, name), content)
+  const dir = writeIndexFiles(outBase, files)
   writeAtomically(join(outBase, 'search-manifest.json'), JSON.stringify(manifest))
   for (const name of readdirSync(dir))
     if (!files.has(name) && !previous.has(name)) rmSync(join(dir, name), { force: true })

@@ -4,7 +4,12 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname } from 'node:path'
 import { deserialize, serialize } from 'node:v8'
 import { parentPort, threadId } from 'node:worker_threads'
-import { SearchIndex, type SearchSnapshot, writeSearchFiles } from './search-index.ts'
+import {
+  SearchIndex,
+  type SearchSnapshot,
+  writeIndexFiles,
+  writeSearchFiles,
+} from './search-index.ts'
 import type { SearchRequest, SearchResponse, SnapshotFile } from './search-job.ts'
 
 /** The index of the last build, to update rather than rebuild (kept beside the build cache). */
@@ -42,15 +47,20 @@ const handle = (request: SearchRequest): SearchResponse => {
       snapshot = request.snapshot
       return { type: 'done' }
     case 'set': {
-      // The build writes these files itself, through its output writer.
       const analysed = index!.setPages(request.pages)
       const { files, manifest } = index!.files()
+      // Written here, beside the page writes, rather than after them in the main thread, which
+      // records them in the build's output and writes the manifest.
+      writeIndexFiles(outBase, files)
       previous = new Set(files.keys())
       // Rewriting the snapshot costs more than analysing a few pages again next time.
-      if (snapshot && (analysed > SNAPSHOT_AFTER || !existsSync(snapshot.path)))
-        writeSnapshot(snapshot, index!.snapshot())
+      const file = snapshot
+      if (file && (analysed > SNAPSHOT_AFTER || !existsSync(file.path)))
+        afterAnswer = () => writeSnapshot(file, index!.snapshot())
       return { type: 'done', files: [...files], manifest }
     }
+    case 'flush':
+      return { type: 'done' }
     case 'update': {
       index!.updatePages(request.pages, request.removed)
       const written = index!.files()
@@ -61,6 +71,12 @@ const handle = (request: SearchRequest): SearchResponse => {
   }
 }
 
+/**
+ * Work the build need not wait for (the snapshot): done once the answer is sent, before the next
+ * request is read, so a `flush` answers after it.
+ */
+let afterAnswer: (() => void) | undefined
+
 parentPort!.on('message', (request: SearchRequest) => {
   try {
     parentPort!.postMessage(handle(request))
@@ -69,5 +85,12 @@ parentPort!.on('message', (request: SearchRequest) => {
       type: 'failed',
       message: error instanceof Error ? (error.stack ?? error.message) : String(error),
     } satisfies SearchResponse)
+  }
+  const after = afterAnswer
+  afterAnswer = undefined
+  try {
+    after?.()
+  } catch {
+    // The snapshot only saves work: without it the next build analyses every page again.
   }
 })

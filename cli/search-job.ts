@@ -16,6 +16,8 @@ export type SearchRequest =
   | { type: 'init'; settings: SearchSettings; outBase: string; snapshot?: SnapshotFile }
   | { type: 'set'; pages: SearchablePage[] }
   | { type: 'update'; pages: SearchablePage[]; removed: string[] }
+  /** Answers once the work the worker does after an answer (writing its snapshot) is done. */
+  | { type: 'flush' }
 
 export type SearchResponse =
   | { type: 'done'; files?: [string, string][]; manifest?: SearchManifest }
@@ -44,45 +46,57 @@ export interface IndexOptions extends IndexTarget {
 }
 
 export class SearchJob {
-  private started: Worker | undefined
+  /** Started on the first request (a build that takes its index from the cache never needs
+   * one) and unset once stopped: the next request starts a new one. */
+  private worker: Worker | undefined
   private queue: Promise<unknown> = Promise.resolve()
   private pending = 0
   /** The target of the last `init` sent: `index` goes on from it. */
   private prepared: string | undefined
+  private stopping: Promise<void> | undefined
 
-  /** Started on the first request: a build that takes its index from the cache never needs it. */
-  private get worker(): Worker {
-    if (!this.started) {
-      this.started = startTsWorker(new URL('./search-indexer.ts', import.meta.url), {
-        maxOldGenerationSizeMb: 256,
-      })
-      // An idle worker does not keep the process alive.
-      this.started.unref()
-    }
-    return this.started
+  private startWorker(): Worker {
+    const worker = startTsWorker(new URL('./search-indexer.ts', import.meta.url), {
+      maxOldGenerationSizeMb: 256,
+    })
+    // An idle worker does not keep the process alive.
+    worker.unref()
+    return worker
   }
 
   private ask(request: SearchRequest): Promise<Extract<SearchResponse, { type: 'done' }>> {
-    if (this.pending++ === 0) this.worker.ref()
+    this.worker ??= this.startWorker()
+    const worker = this.worker
+    if (this.pending++ === 0) worker.ref()
     const next = this.queue.then(
       () =>
         new Promise<Extract<SearchResponse, { type: 'done' }>>((resolve, reject) => {
           const onError = (error: Error) => reject(error)
-          this.worker.once('error', onError)
-          this.worker.once('message', (response: SearchResponse) => {
-            this.worker.off('error', onError)
+          worker.once('error', onError)
+          worker.once('message', (response: SearchResponse) => {
+            worker.off('error', onError)
             if (response.type === 'failed') reject(new Error(response.message))
             else resolve(response)
           })
-          this.worker.postMessage(request)
+          worker.postMessage(request)
         }),
     )
     this.queue = next
       .catch(() => undefined)
       .finally(() => {
-        if (--this.pending === 0) this.worker.unref()
+        if (--this.pending === 0) worker.unref()
       })
     return next
+  }
+
+  /** Lets the worker finish what it does after its answers (the snapshot), then ends it. */
+  private async stop(): Promise<void> {
+    const { worker } = this
+    if (!worker) return
+    await this.ask({ type: 'flush' }).catch(() => undefined)
+    this.worker = undefined
+    this.prepared = undefined
+    await worker.terminate()
   }
 
   /** Sets the worker up; with `snapshot`, it starts from (and keeps) the last build's index. */
@@ -90,10 +104,13 @@ export class SearchJob {
     return this.ask({ type: 'init', settings, outBase, snapshot })
   }
 
-  /** Makes the index hold `pages` (updating the snapshot's); resolves with the files to write. */
+  /**
+   * Makes the index hold `pages` (updating the snapshot's) and writes its files into the output
+   * folder; resolves with them and the manifest, which is left to write.
+   */
   async set(pages: SearchablePage[]): Promise<SearchFiles> {
     const { files, manifest } = await this.ask({ type: 'set', pages })
-    return { files: new Map(files), manifest: manifest! }
+    return { files: new Map(files), manifest: manifest!, written: true }
   }
 
   /** Replaces the given pages' entries and writes the files that changed (the dev server). */
@@ -131,6 +148,8 @@ export class SearchJob {
     this.prepare(options)
     const files = await this.set(pages)
     cache?.storeEntry('search', key, { names: [...files.files.keys()], manifest: files.manifest })
+    // A build is done with the worker: its heap goes while the build writes what is left.
+    if (!keep) this.stopping = this.stop()
     return files
   }
 
@@ -140,8 +159,7 @@ export class SearchJob {
   }
 
   async close(): Promise<void> {
-    await this.started?.terminate()
-    this.started = undefined
-    this.prepared = undefined
+    await this.stopping
+    await this.stop()
   }
 }

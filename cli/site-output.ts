@@ -153,9 +153,12 @@ export class SiteOutput {
     return names.every((name) => this.unchanged([this.below(`${SEARCH_DIR}/${name}`)], name))
   }
 
-  writeSearch({ files, manifest }: SearchFiles): void {
-    for (const [name, content] of files)
-      this.put(this.below(`${SEARCH_DIR}/${name}`), name, () => content)
+  writeSearch({ files, manifest, written }: SearchFiles): void {
+    for (const [name, content] of files) {
+      const path = this.below(`${SEARCH_DIR}/${name}`)
+      if (written) this.writer?.recordWritten(path, name)
+      else this.put(path, name, () => content)
+    }
     const json = JSON.stringify(manifest)
     this.put(this.below('search-manifest.json'), json, () => json)
   }

@@ -153,8 +153,14 @@ export function SearchBox({ context }: { context: string }) {
   const choose = (hit: Hit) => module && go(module.hitUrl(hit))
 
   const loading = state === 'loading' && open && !hits.length
+  // data-answered names the query the suggestions are for (tests and bench/search.ts wait on it).
   return (
-    <search className="navbar-search" data-context={ctx} data-state={state}>
+    <search
+      className="navbar-search"
+      data-context={ctx}
+      data-state={state}
+      data-answered={answered || undefined}
+    >
       <input
         ref={input}
         id="docs-search"

@@ -1,5 +1,7 @@
 // Main-thread side of search: one worker per page, loaded on demand (not loaded -> loading ->
 // done); queries asked while loading are answered once the index root is in, each in a context.
+// A client asks the worker only once typing pauses and only for its newest query, so the
+// prefixes typed on the way (`p`, `pa`, … `passphrase po`) fetch no index chunks.
 import type { Hit, WorkerRequest, WorkerResponse } from './search-worker.ts'
 import { clientData } from './site-data.ts'
 
@@ -48,6 +50,8 @@ export const checkVersion = (version: string | null, baseUrl: string) => {
 /** One worker per page serves every context: the index is the site's, contexts filter it. */
 let worker: Worker | undefined
 let next = 0
+/** Each client is a lane: the worker drops a lane's query once a newer one is waiting. */
+let lanes = 0
 const pending = new Map<number, (response: WorkerResponse) => void>()
 const loaded = new Map<string, Promise<void>>()
 
@@ -83,9 +87,27 @@ const loadVersion = (settings: SearchSettings, version: string) => {
   return ready
 }
 
+/**
+ * How long typing must pause before a query goes to the worker. Keys come faster than this while
+ * a word is typed, so only the word (or the query) it ends on is looked up; a lookup answers in
+ * a few milliseconds, so results still follow the pause at once.
+ */
+export const QUIET_MS = 100
+
+export interface QueryAnswer {
+  hits: Hit[]
+  total: number
+  /** A newer query of the same client came first; this one was not looked up. */
+  superseded?: boolean
+}
+
+const superseded: QueryAnswer = { hits: [], total: 0, superseded: true }
+
 export class SearchClient {
   state: LoadState = 'not-loaded'
   private ready: Promise<void> | undefined
+  private readonly lane = lanes++
+  private asked = 0
 
   constructor(
     private readonly settings: SearchSettings,
@@ -105,10 +127,15 @@ export class SearchClient {
     return this.ready
   }
 
-  async query(q: string, limit: number): Promise<{ hits: Hit[]; total: number }> {
-    await this.load()
-    const response = await ask(this.settings, { type: 'query', q, context: this.context, limit })
+  /** Answers `q` once typing has paused for QUIET_MS, unless a newer query came meanwhile. */
+  async query(q: string, limit: number): Promise<QueryAnswer> {
+    const ticket = ++this.asked
+    await Promise.all([this.load(), new Promise((resolve) => setTimeout(resolve, QUIET_MS))])
+    if (ticket !== this.asked) return superseded
+    const { context, lane } = this
+    const response = await ask(this.settings, { type: 'query', q, context, limit, lane })
     if (!response.ok) throw new SearchError(response.error)
+    if (response.superseded) return superseded
     return { hits: response.hits ?? [], total: response.total ?? 0 }
   }
 }

@@ -1,6 +1,8 @@
 // Web worker: reads the site's sharded search index (templates/search/sharded.ts), fetching the
 // root once and term and stored-field chunks as queries need them, and answers queries off the
-// main thread.
+// main thread. Queries run one at a time; a query whose client has asked a newer one by the
+// time its turn comes (or by the time its hits need their stored fields) is answered as
+// superseded without fetching anything more, so a burst of queries fetches for its last one.
 import { matchType } from '../search/options.ts'
 import { type SearchRoot, ShardedIndex } from '../search/sharded.ts'
 
@@ -17,9 +19,9 @@ export interface Hit {
 
 export type WorkerRequest =
   | { id: number; type: 'load'; url: string }
-  | { id: number; type: 'query'; q: string; context: string; limit: number }
+  | { id: number; type: 'query'; q: string; context: string; limit: number; lane: number }
 export type WorkerResponse =
-  | { id: number; ok: true; hits?: Hit[]; total?: number }
+  | { id: number; ok: true; hits?: Hit[]; total?: number; superseded?: boolean }
   | { id: number; ok: false; error: string }
 
 let index: ShardedIndex | undefined
@@ -44,9 +46,17 @@ const load = (url: string) => {
   return loading
 }
 
-const search = async (q: string, context: string, limit: number) => {
+/** The newest query id of each lane (a client on the page). */
+const newest = new Map<number, number>()
+let running: Promise<unknown> = Promise.resolve()
+
+const search = async (request: Extract<WorkerRequest, { type: 'query' }>) => {
+  const { q, context, limit } = request
+  const stale = () => newest.get(request.lane) !== request.id
   if (!index) return { hits: [], total: 0 }
+  if (stale()) return { superseded: true }
   const results = await index.search(q, context)
+  if (stale()) return { superseded: true }
   const top = results.slice(0, limit)
   const stored = await index.stored(top.map((result) => result.id))
   const hits = top.map(
@@ -67,8 +77,10 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
       self.postMessage({ id: request.id, ok: true } satisfies WorkerResponse)
       return
     }
-    const { hits, total } = await search(request.q, request.context, request.limit)
-    self.postMessage({ id: request.id, ok: true, hits, total } satisfies WorkerResponse)
+    newest.set(request.lane, request.id)
+    const turn = running.then(() => search(request))
+    running = turn.catch(() => undefined)
+    self.postMessage({ id: request.id, ok: true, ...(await turn) } satisfies WorkerResponse)
   } catch (error) {
     self.postMessage({
       id: request.id,

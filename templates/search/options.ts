@@ -29,6 +29,7 @@ export interface SearchDocument {
 }
 
 const SEPARATORS = /[\s,;:!?()[\]{}"'`<>|=+*/\\&^%$#@~]+/u
+const JOINER = /[-._]/
 
 /**
  * Splits technical text: `mfa-policy` gives `mfa-policy`, `mfa` and `policy`; `--port` gives
@@ -37,10 +38,15 @@ const SEPARATORS = /[\s,;:!?()[\]{}"'`<>|=+*/\\&^%$#@~]+/u
 export const tokenize = (text: string): string[] => {
   const tokens: string[] = []
   for (const raw of text.split(SEPARATORS)) {
+    // Most words have no joiners: nothing to trim or split.
+    if (!JOINER.test(raw)) {
+      if (raw) tokens.push(raw)
+      continue
+    }
     const token = raw.replace(/^[-._]+|[-._]+$/g, '')
     if (!token) continue
     tokens.push(token)
-    if (/[-._]/.test(token)) for (const part of token.split(/[-._]+/)) if (part) tokens.push(part)
+    if (JOINER.test(token)) for (const part of token.split(/[-._]+/)) if (part) tokens.push(part)
   }
   return tokens
 }

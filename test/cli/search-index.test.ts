@@ -1,12 +1,15 @@
 // The search index on a fixture corpus: tokenising technical words, the fields each result
 // carries, ranking (title, heading, body), typos, prefixes, the per-guide contexts, and the
-// sharded index answering as one whole index would.
-import { readdirSync, readFileSync } from 'node:fs'
+// sharded index answering as one whole index would; the search job's files and snapshot.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { deserialize } from 'node:v8'
 import test from 'ava'
 import MiniSearch from 'minisearch'
 import { build } from '../../cli/build.ts'
-import { ALL_CONTEXT, SearchIndex, toDocuments } from '../../cli/search-index.ts'
+import { ALL_CONTEXT, SEARCH_DIR, SearchIndex, toDocuments } from '../../cli/search-index.ts'
+import { SearchJob } from '../../cli/search-job.ts'
 import {
   INDEX_OPTIONS,
   matchType,
@@ -255,4 +258,37 @@ test('a short prefix fetches its own word and, within the byte budget, the short
   t.true(hits.length > 0, 'the shortest completions are found')
   const stored = await sharded.stored([hits[0].id])
   t.is(stored.get(hits[0].id)!.u, '/docs/g/p0/', 'the shortest word first')
+})
+
+test('the search job writes the index files into the output, and its snapshot by the time it closes', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'keyward-search-job-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const pages = Array.from({ length: 30 }, (_, i) => ({
+    route: `/docs/g/p${i}/`,
+    title: `Page ${i}`,
+    breadcrumbs: ['Guide'],
+    sections: [{ id: '', heading: '', text: `alpha word${i} ${'filler '.repeat(i)}` }],
+  }))
+  const settings = { baseUrl: '/docs/', version: 'current', ignore: [], chunkBytes: 256 }
+  const outBase = join(dir, 'out', 'docs')
+  const job = new SearchJob()
+  const index = await job.index(pages, {
+    settings,
+    outBase,
+    cache: undefined,
+    cacheDir: join(dir, 'cache'),
+  })
+  t.true(index.written)
+  t.true(index.files.size > 3)
+  for (const [name, content] of index.files)
+    t.is(readFileSync(join(outBase, SEARCH_DIR, name), 'utf8'), content)
+  await job.close()
+  // The snapshot is what lets the next build analyse only the pages that changed.
+  const fresh = new SearchIndex(settings)
+  fresh.setPages(pages)
+  t.deepEqual(
+    (deserialize(readFileSync(join(dir, 'cache', 'search-index.bin'))) as { snapshot: unknown })
+      .snapshot,
+    fresh.snapshot(),
+  )
 })
