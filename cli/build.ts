@@ -10,7 +10,7 @@ import type { ApiReferencePage } from './api-reference/reference.tsx'
 import { cachedClientAssets, listStaticFiles } from './assets.ts'
 import { BuildCache, pipelineKey, renderKeyOf } from './build-cache.ts'
 import { type ResolvedConfig, resolveConfig } from './config.ts'
-import { loadDocs, readDoc } from './content.ts'
+import { type DocSource, listMarkdownFiles, loadDocs, readDoc } from './content.ts'
 import type { RendererInit } from './doc-deps.ts'
 import type { DocRenderer } from './doc-renderer.ts'
 import { BuildFailedError, type Diagnostic, Diagnostics } from './errors.ts'
@@ -99,16 +99,31 @@ export class SiteBuilder {
       ? loadApiDocument(this.config.root, siteConfig.apiReference, cache)
       : undefined
     apiDocument?.catch(() => {}) // awaited below; a failure before then must not go unhandled
-    const sources = loadDocs(
-      {
-        root: this.config.root,
-        docsDir,
-        baseUrl: siteConfig.baseUrl,
-        frontMatters: cache?.frontMatters,
-      },
-      this.diagnostics,
-    )
-    this.staticFiles = listStaticFiles(this.config.staticDir, siteConfig.baseUrl)
+    // A cold build starts its render workers now: their modules load while the docs are read.
+    const size = this.options.workers ?? defaultPoolSize()
+    const early =
+      !this.options.dev &&
+      !cache?.hasEntry('search') &&
+      size >= 2 &&
+      listMarkdownFiles(docsDir).length >= POOL_THRESHOLD
+        ? RenderPool.spawn(size)
+        : undefined
+    let sources: DocSource[]
+    try {
+      sources = loadDocs(
+        {
+          root: this.config.root,
+          docsDir,
+          baseUrl: siteConfig.baseUrl,
+          frontMatters: cache?.frontMatters,
+        },
+        this.diagnostics,
+      )
+      this.staticFiles = listStaticFiles(this.config.staticDir, siteConfig.baseUrl)
+    } catch (error) {
+      await early?.close()
+      throw error
+    }
     this.init = {
       docsDir,
       baseUrl: siteConfig.baseUrl,
@@ -136,6 +151,7 @@ export class SiteBuilder {
       cache,
       workers: this.options.workers,
       onMisses: () => this.search?.prepare(searchTarget),
+      pool: early,
     })
     let { pool } = rendered
     try {
@@ -199,7 +215,6 @@ export class SiteBuilder {
         .map(({ page, state, key }) => ({ page: state ? this.site.pageModel(state) : page, key }))
       // Many pages to write with the Markdown from the cache (a template edit, the dev server's
       // first build): the render workers write them too.
-      const size = this.options.workers ?? defaultPoolSize()
       if (!pool && size >= 2 && stale.length >= POOL_THRESHOLD)
         pool = await RenderPool.start(size, this.init)
       if (pool && stale.length >= POOL_THRESHOLD) {

@@ -17,15 +17,33 @@ export interface RenderedDocs {
   cached: number
 }
 
+export interface RenderOptions {
+  cache?: BuildCache
+  workers?: number
+  /** Called before rendering when some docs missed the cache. */
+  onMisses?: () => void
+  /** Workers started early (a cold build): used if enough docs miss, else ended. */
+  pool?: RenderPool
+}
+
+/** Ends `options.pool` when rendering fails, so its workers do not outlive the build. */
 export const renderDocs = async (
   sources: DocSource[],
   init: RendererInit,
-  options: {
-    cache?: BuildCache
-    workers?: number
-    /** Called before rendering when some docs missed the cache. */
-    onMisses?: () => void
-  },
+  options: RenderOptions,
+): Promise<RenderedDocs> => {
+  try {
+    return await renderWith(sources, init, options)
+  } catch (error) {
+    await options.pool?.close()
+    throw error
+  }
+}
+
+const renderWith = async (
+  sources: DocSource[],
+  init: RendererInit,
+  options: RenderOptions,
 ): Promise<RenderedDocs> => {
   const { cache } = options
   const holds = createDepsCheck(init)
@@ -40,22 +58,42 @@ export const renderDocs = async (
     } else misses.push(i)
   })
   if (misses.length) options.onMisses?.()
+  // Each rendering is kept (and its HTML written to the cache) as it comes, while the workers
+  // render the next docs.
+  const keep = (n: number, outcome: RenderOutcome) => {
+    const i = misses[n]
+    outcomes[i] = outcome
+    renderKeys[i] = renderKeyOf(outcome)
+    cache?.store(sources[i], outcome, renderKeys[i])
+  }
   const size = options.workers ?? defaultPoolSize()
   let pool: RenderPool | undefined
   if (size >= 2 && misses.length >= POOL_THRESHOLD) {
-    pool = await RenderPool.start(size, init)
-    const rendered = await pool.renderMarkdown(misses.map((i) => sources[i]))
-    misses.forEach((i, n) => {
-      outcomes[i] = rendered[n]
-    })
-  } else if (misses.length) {
-    const { createDocRenderer } = await import('./doc-renderer.ts')
-    const renderer = createDocRenderer(init)
-    for (const i of misses) outcomes[i] = renderer.render(sources[i])
-  }
-  for (const i of misses) {
-    renderKeys[i] = renderKeyOf(outcomes[i])
-    cache?.store(sources[i], outcomes[i], renderKeys[i])
+    const started = options.pool ?? RenderPool.spawn(size)
+    try {
+      await started.init(init)
+      await started.renderMarkdown(
+        misses.map((i) => sources[i]),
+        (start, rendered) => {
+          rendered.forEach((outcome, n) => {
+            keep(start + n, outcome)
+          })
+        },
+      )
+    } catch (error) {
+      await started.close()
+      throw error
+    }
+    pool = started
+  } else {
+    await options.pool?.close()
+    if (misses.length) {
+      const { createDocRenderer } = await import('./doc-renderer.ts')
+      const renderer = createDocRenderer(init)
+      misses.forEach((i, n) => {
+        keep(n, renderer.render(sources[i]))
+      })
+    }
   }
   return { outcomes, renderKeys, pool, cached: sources.length - misses.length }
 }

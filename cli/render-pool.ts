@@ -34,8 +34,13 @@ const BATCH = 50
 export class RenderPool {
   private constructor(private readonly workers: Worker[]) {}
 
-  static async start(size: number, init: RendererInit): Promise<RenderPool> {
-    const pool = new RenderPool(
+  /**
+   * Starts the workers, which load their modules (the Markdown pipeline, the templates) at once;
+   * `init` tells them the site. A cold build starts them before reading the docs, so that the
+   * loading runs beside it.
+   */
+  static spawn(size: number): RenderPool {
+    return new RenderPool(
       Array.from({ length: size }, () =>
         // A worker holds one batch of docs or pages at a time.
         startTsWorker(new URL('./render-worker.ts', import.meta.url), {
@@ -43,8 +48,16 @@ export class RenderPool {
         }),
       ),
     )
-    await pool.all(() => ({ type: 'init', ...init }))
+  }
+
+  static async start(size: number, init: RendererInit): Promise<RenderPool> {
+    const pool = RenderPool.spawn(size)
+    await pool.init(init)
     return pool
+  }
+
+  async init(init: RendererInit): Promise<void> {
+    await this.all(() => ({ type: 'init', ...init }))
   }
 
   private ask(worker: Worker, request: WorkerRequest): Promise<WorkerResponse> {
@@ -64,29 +77,54 @@ export class RenderPool {
     return Promise.all(this.workers.map((worker, i) => this.ask(worker, request(i))))
   }
 
-  /** Sends `items` in batches to whichever worker is free; answers keep the batches' order. */
+  /**
+   * Sends `items` in batches to whichever worker is free; answers keep the batches' order.
+   * `onAnswer` sees each answer (and the index of its first item) once its worker has its next
+   * batch, so the caller's work on it runs while the workers go on.
+   */
   private async batches<T>(
     items: T[],
     request: (batch: T[]) => WorkerRequest,
+    onAnswer?: (start: number, answer: WorkerResponse) => void,
   ): Promise<WorkerResponse[]> {
     const answers: WorkerResponse[] = []
     let next = 0
+    const send = (worker: Worker) => {
+      if (next >= items.length) return undefined
+      const start = next
+      next += BATCH
+      return { start, answer: this.ask(worker, request(items.slice(start, next))) }
+    }
     await Promise.all(
       this.workers.map(async (worker) => {
-        while (next < items.length) {
-          const start = next
-          next += BATCH
-          answers[start / BATCH] = await this.ask(worker, request(items.slice(start, next)))
+        for (let sent = send(worker); sent; ) {
+          const answer = await sent.answer
+          answers[sent.start / BATCH] = answer
+          const { start } = sent
+          sent = send(worker)
+          onAnswer?.(start, answer)
         }
       }),
     )
     return answers
   }
 
-  /** Renders every doc's Markdown; outcomes keep the order of `docs`. */
-  async renderMarkdown(docs: DocSource[]): Promise<RenderOutcome[]> {
-    const answers = await this.batches(docs, (batch) => ({ type: 'markdown', docs: batch }))
-    return answers.flatMap((answer) => (answer.type === 'markdown' ? answer.outcomes : []))
+  /**
+   * Renders every doc's Markdown; outcomes keep the order of `docs`. `onRendered` gets each
+   * batch's outcomes as they come, with the index of the batch's first doc.
+   */
+  async renderMarkdown(
+    docs: DocSource[],
+    onRendered?: (start: number, outcomes: RenderOutcome[]) => void,
+  ): Promise<RenderOutcome[]> {
+    const outcomesOf = (answer: WorkerResponse) =>
+      answer.type === 'markdown' ? answer.outcomes : []
+    const answers = await this.batches(
+      docs,
+      (batch) => ({ type: 'markdown', docs: batch }),
+      onRendered && ((start, answer) => onRendered(start, outcomesOf(answer))),
+    )
+    return answers.flatMap(outcomesOf)
   }
 
   /** Renders and writes the pages; the site model goes to each worker once. */
