@@ -139,6 +139,8 @@ export class BuildCache {
   private readonly used = new Set<string>()
   private readonly usedFrontMatters = new Set<string>()
   private readonly htmlDir: string
+  /** Set once the HTML folder is known to exist: a cold build stores thousands of docs. */
+  private htmlDirMade = false
 
   private constructor(dir: string, pipeline: string) {
     const stamp = { format: FORMAT, pipeline }
@@ -218,7 +220,8 @@ export class BuildCache {
     const { html, ...rendered } = outcome.result.rendered
     const file = this.htmlFile(renderKey)
     if (!existsSync(file)) {
-      mkdirSync(this.htmlDir, { recursive: true })
+      if (!this.htmlDirMade) mkdirSync(this.htmlDir, { recursive: true })
+      this.htmlDirMade = true
       writeAtomically(file, html)
     }
     this.docs.docs[source.relPath] = {
