@@ -1,6 +1,7 @@
 // The `docs` executable: help for every command, exit codes and one-line errors.
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, readdirSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import test from 'ava'
@@ -20,6 +21,20 @@ test('--help describes every command and its options', (t) => {
   const serve = docs(['serve', '--help'])
   for (const option of ['--port <n>', '--open', '--dir <dir>', '--host <host>'])
     t.true(serve.stdout.includes(option), option)
+})
+
+test('the CLI is bundled once and the bundle reused while its sources stay the same', (t) => {
+  t.is(docs(['--help']).status, 0)
+  const repo = fileURLToPath(new URL('../../', import.meta.url))
+  const cache = join(
+    repo,
+    'node_modules/.cache/keyward',
+    `docs-cli-${createHash('sha256').update(repo).digest('hex').slice(0, 8)}`,
+  )
+  // Rewritten each time esbuild makes a bundle.
+  const made = statSync(join(cache, 'inputs.json')).mtimeMs
+  t.is(docs(['--help']).status, 0)
+  t.is(statSync(join(cache, 'inputs.json')).mtimeMs, made)
 })
 
 test('build writes the site and exits 0', (t) => {
