@@ -20,6 +20,15 @@ export interface SearchablePage {
   sections: Section[]
 }
 
+/**
+ * A page as the index is given it: with `key` (what stands for its content), its sections may be
+ * left out while the index holds the page under that key.
+ */
+export interface IndexedPage extends Omit<SearchablePage, 'sections'> {
+  key?: string
+  sections?: Section[]
+}
+
 export interface SearchSettings {
   baseUrl: string
   /** The docs version the index belongs to. */
@@ -37,6 +46,7 @@ export interface SearchManifest {
 
 /** The files of an index: names below `assets/search/` to content, plus the manifest. */
 export interface SearchFiles {
+  /** Name to content; the content is '' when `written`. */
   files: Map<string, string>
   manifest: SearchManifest
   /** The search worker has written `files` (not the manifest) into the output folder. */
@@ -178,24 +188,34 @@ export class SearchIndex {
     return { pages: [...this.pages].map(([route, { key, docs }]) => [route, key, docs]) }
   }
 
-  private kept(page: SearchablePage) {
+  private kept(page: IndexedPage) {
     return !this.ignored.some((re) => re.test(page.route))
   }
 
+  /** Routes of `pages` that come without sections and that the index does not hold as they are. */
+  missing(pages: IndexedPage[]): string[] {
+    return pages
+      .filter((page) => !page.sections && this.kept(page))
+      .filter((page) => page.key === undefined || this.pages.get(page.route)?.key !== page.key)
+      .map((page) => page.route)
+  }
+
   /**
-   * Makes the index hold exactly `pages`, in this order, analysing only pages that changed;
-   * returns how many it analysed.
+   * Makes the index hold exactly `pages`, in this order, analysing only pages that changed (a
+   * page without sections must be held under its key: see `missing`); returns how many it
+   * analysed.
    */
-  setPages(pages: SearchablePage[]): number {
+  setPages(pages: IndexedPage[]): number {
     const next = new Map<string, { key: string; docs: DocEntry[] }>()
     let analysed = 0
     for (const page of pages) {
       if (!this.kept(page)) continue
-      const key = pageKey(page)
+      const key = page.key ?? pageKey(page as SearchablePage)
       const known = this.pages.get(page.route)
       if (known?.key === key) next.set(page.route, known)
       else {
-        next.set(page.route, { key, docs: analyse(page) })
+        if (!page.sections) throw new Error(`The search index needs the sections of ${page.route}`)
+        next.set(page.route, { key, docs: analyse({ ...page, sections: page.sections }) })
         analysed++
       }
     }
