@@ -84,34 +84,30 @@ export const toDocuments = (page: SearchablePage, firstId = 0): SearchDocument[]
   }))
 }
 
+const storedJson = ({ u, h, t, s, b, e }: SearchDocument) =>
+  JSON.stringify({ u, h, t, s, b, e } satisfies StoredFields)
+
 /**
- * A copy of `text` that does not hold on to the string it was cut from: V8 keeps the whole
- * section text alive behind a slice of it, and the index keeps its excerpts for good.
+ * One searchable document, analysed: what it stores, its field lengths and its terms. Kept in
+ * few objects (a JSON string, typed arrays, terms by number): an index holds about a million
+ * term occurrences, which as strings and small arrays would cost far more to keep, copy,
+ * deserialise and collect.
  */
-const detached = (text: string) => Buffer.from(text).toString()
-
-const storedFields = ({ u, h, t, s, b, e }: SearchDocument): StoredFields => ({
-  u,
-  h,
-  t,
-  s,
-  b,
-  e: detached(e),
-})
-
-/** One searchable document, analysed: what it stores, its field lengths and its terms. */
 interface DocEntry {
-  stored: StoredFields
+  /** The JSON of its stored fields. */
+  stored: string
   /** Unique tokens per field, as MiniSearch counts a field's length. */
   lengths: number[]
-  /** Each term with the field it is in and how often: `terms[i]` in field `fields[i]`. */
-  terms: string[]
-  fields: number[]
-  counts: number[]
+  /** Each term (its number in the index's term table) with the field it is in and how often. */
+  terms: Uint32Array
+  fields: Uint8Array
+  counts: Uint32Array
 }
 
 /** A search index in a form the build cache keeps, to update it in the next build. */
 export interface SearchSnapshot {
+  /** The term table the documents' term numbers point into. */
+  terms: string[]
   pages: [route: string, key: string, docs: DocEntry[]][]
 }
 
@@ -122,31 +118,37 @@ const processTerm = INDEX_OPTIONS.processTerm!
 const pageKey = (page: SearchablePage) =>
   createHash('sha256').update(JSON.stringify(page)).digest('hex')
 
-/** Tokenises and stems a page's documents the way MiniSearch's `add` does. */
-const analyse = (page: SearchablePage): DocEntry[] =>
+/**
+ * Tokenises and stems a page's documents the way MiniSearch's `add` does; `termId` numbers the
+ * terms.
+ */
+const analyse = (page: SearchablePage, termId: (term: string) => number): DocEntry[] =>
   toDocuments(page).map((doc) => {
-    const entry: DocEntry = {
-      stored: storedFields(doc),
-      lengths: [],
-      terms: [],
-      fields: [],
-      counts: [],
-    }
+    const lengths: number[] = []
+    const terms: number[] = []
+    const fields: number[] = []
+    const counts: number[] = []
     FIELDS.forEach((field, f) => {
       const tokens = tokenize(doc[field as keyof SearchDocument] as string, field)
-      entry.lengths[f] = new Set(tokens).size
-      const counts = new Map<string, number>()
+      lengths[f] = new Set(tokens).size
+      const inField = new Map<string, number>()
       for (const token of tokens) {
         const term = processTerm(token, field)
-        if (typeof term === 'string' && term) counts.set(term, (counts.get(term) ?? 0) + 1)
+        if (typeof term === 'string' && term) inField.set(term, (inField.get(term) ?? 0) + 1)
       }
-      for (const [term, count] of counts) {
-        entry.terms.push(term)
-        entry.fields.push(f)
-        entry.counts.push(count)
+      for (const [term, count] of inField) {
+        terms.push(termId(term))
+        fields.push(f)
+        counts.push(count)
       }
     })
-    return entry
+    return {
+      stored: storedJson(doc),
+      lengths,
+      terms: Uint32Array.from(terms),
+      fields: Uint8Array.from(fields),
+      counts: Uint32Array.from(counts),
+    }
   })
 
 /**
@@ -174,18 +176,35 @@ export class SearchIndex {
   /** Route to the input's key and its documents, in page order. */
   private pages = new Map<string, { key: string; docs: DocEntry[] }>()
   private readonly ignored: RegExp[]
+  /** Every term analysed so far, by number (a term no page has any more stays, unused). */
+  private terms: string[] = []
+  private readonly termIds = new Map<string, number>()
+  private readonly termId = (term: string): number => {
+    let id = this.termIds.get(term)
+    if (id === undefined) {
+      id = this.terms.push(term) - 1
+      this.termIds.set(term, id)
+    }
+    return id
+  }
 
   constructor(
     private readonly settings: SearchSettings,
     snapshot?: SearchSnapshot,
   ) {
     this.ignored = settings.ignore.map(globToRegExp)
-    if (snapshot)
+    if (snapshot) {
+      this.terms = snapshot.terms
+      for (const [id, term] of this.terms.entries()) this.termIds.set(term, id)
       this.pages = new Map(snapshot.pages.map(([route, key, docs]) => [route, { key, docs }]))
+    }
   }
 
   snapshot(): SearchSnapshot {
-    return { pages: [...this.pages].map(([route, { key, docs }]) => [route, key, docs]) }
+    return {
+      terms: this.terms,
+      pages: [...this.pages].map(([route, { key, docs }]) => [route, key, docs]),
+    }
   }
 
   private kept(page: IndexedPage) {
@@ -215,7 +234,8 @@ export class SearchIndex {
       if (known?.key === key) next.set(page.route, known)
       else {
         if (!page.sections) throw new Error(`The search index needs the sections of ${page.route}`)
-        next.set(page.route, { key, docs: analyse({ ...page, sections: page.sections }) })
+        const docs = analyse({ ...page, sections: page.sections }, this.termId)
+        next.set(page.route, { key, docs })
         analysed++
       }
     }
@@ -227,44 +247,46 @@ export class SearchIndex {
   updatePages(pages: SearchablePage[], removed: string[]): void {
     for (const route of removed) this.pages.delete(route)
     for (const page of pages)
-      if (this.kept(page)) this.pages.set(page.route, { key: pageKey(page), docs: analyse(page) })
+      if (this.kept(page))
+        this.pages.set(page.route, { key: pageKey(page), docs: analyse(page, this.termId) })
       else this.pages.delete(page.route)
   }
 
   /** The index as files: deterministic, so unchanged chunks keep their names. */
   files(): SearchFiles {
     const { baseUrl, version } = this.settings
-    // Per term and field: document ids (ascending) and counts, interleaved.
-    const postings = new Map<string, number[][]>()
+    // Per term number and field: document ids (ascending) and counts, interleaved.
+    const postings: number[][][] = []
     const contexts: string[] = []
     const context: number[] = []
-    const stored: Record<string, StoredFields>[] = []
+    // Per chunk, its documents' `"id":{stored fields}` JSON.
+    const stored: string[][] = []
     const fieldLength: Record<string, number[]> = {}
     const average = FIELDS.map(() => 0)
     let n = 0
-    for (const { docs } of this.pages.values())
+    for (const [route, { docs }] of this.pages) {
+      const name = contextOf(route, baseUrl)
+      if (name && !contexts.includes(name)) contexts.push(name)
+      const contextId = name ? contexts.indexOf(name) : -1
       for (const doc of docs) {
-        const name = contextOf(doc.stored.u, baseUrl)
-        if (name && !contexts.includes(name)) contexts.push(name)
-        context[n] = name ? contexts.indexOf(name) : -1
+        context[n] = contextId
         const chunk = Math.floor(n / STORED_SIZE)
-        stored[chunk] ??= {}
-        stored[chunk][n] = doc.stored
+        stored[chunk] ??= []
+        stored[chunk].push(`"${n}":${doc.stored}`)
         fieldLength[n] = doc.lengths
         // MiniSearch's running average, as it computes it while adding documents in order.
         for (const [f, length] of doc.lengths.entries())
           average[f] = (average[f] * n + length) / (n + 1)
-        for (const [i, term] of doc.terms.entries()) {
-          let entry = postings.get(term)
-          if (!entry) {
-            entry = []
-            postings.set(term, entry)
-          }
-          entry[doc.fields[i]] ??= []
-          entry[doc.fields[i]].push(n, doc.counts[i])
+        const { terms, fields, counts } = doc
+        for (let i = 0; i < terms.length; i++) {
+          postings[terms[i]] ??= []
+          const entry = postings[terms[i]]
+          entry[fields[i]] ??= []
+          entry[fields[i]].push(n, counts[i])
         }
         n++
       }
+    }
 
     const files = new Map<string, string>()
     const add = (kind: string, content: string) => {
@@ -272,7 +294,8 @@ export class SearchIndex {
       files.set(name, content)
       return name
     }
-    const terms = [...postings.keys()].sort()
+    const ids = Object.keys(postings).map(Number)
+    const terms = ids.map((id) => this.terms[id]).sort()
     const chunks: SearchRoot['chunks'] = []
     let run: string[] = []
     let size = 0
@@ -288,7 +311,7 @@ export class SearchIndex {
       size = 0
     }
     for (const term of terms) {
-      const entry = `[${JSON.stringify(term)},${postingsJson(postings.get(term)!)}]`
+      const entry = `[${JSON.stringify(term)},${postingsJson(postings[this.termIds.get(term)!])}]`
       if (size && size + entry.length + 1 > (this.settings.chunkBytes ?? CHUNK_BYTES)) close()
       run.push(term)
       entries.push(entry)
@@ -296,7 +319,7 @@ export class SearchIndex {
     }
     close()
 
-    const storedFiles = Array.from(stored, (chunk = {}) => add('d', JSON.stringify(chunk)))
+    const storedFiles = Array.from(stored, (chunk = []) => add('d', `{${chunk.join(',')}}`))
     const root: SearchRoot = {
       documentCount: n,
       nextId: n,
