@@ -104,11 +104,26 @@ interface DocEntry {
   counts: Uint32Array
 }
 
+/** What the last files were made of, for the next files to make only what changed. */
+interface Baseline {
+  /** The documents by number (the very objects the index holds while they are unchanged). */
+  docs: DocEntry[]
+  /** Each term's JSON in the term chunks, by term number; undefined: in no document. */
+  entries: (string | undefined)[]
+  /** See `postingBlocks`. */
+  blocks: Map<number, string>[]
+  chunks: SearchRoot['chunks']
+  /** The stored-field chunks' names. */
+  stored: string[]
+}
+
 /** A search index in a form the build cache keeps, to update it in the next build. */
 export interface SearchSnapshot {
   /** The term table the documents' term numbers point into. */
   terms: string[]
   pages: [route: string, key: string, docs: DocEntry[]][]
+  /** The last files made of these pages, if any. */
+  baseline?: Baseline
 }
 
 const FIELDS = INDEX_OPTIONS.fields
@@ -151,19 +166,65 @@ const analyse = (page: SearchablePage, termId: (term: string) => number): DocEnt
     }
   })
 
+/** Documents per block of posting lists: an edited document makes its block's lists again. */
+const BLOCK_SIZE = 1024
+
 /**
- * A term's postings as MiniSearch serialises them, `{"field":{"doc":count,…},…}`: the JSON of
- * objects keyed by field and document ids, which list integer keys in ascending order. Written
- * directly, without building those objects.
+ * The posting lists of documents `BLOCK_SIZE` by `BLOCK_SIZE`, as the JSON MiniSearch writes
+ * them in (`"id":count,…`), by term number times the field count plus the field. A common term
+ * is in nearly every document, so its whole list is never made again for one edit: only the
+ * blocks holding a document not the same as the last files' at that number.
  */
-const postingsJson = (fields: number[][]): string => {
-  const parts: string[] = []
-  fields.forEach((list, field) => {
-    const pairs: string[] = []
-    for (let i = 0; i < list.length; i += 2) pairs.push(`"${list[i]}":${list[i + 1]}`)
-    parts.push(`"${field}":{${pairs.join(',')}}`)
-  })
-  return `{${parts.join(',')}}`
+const postingBlocks = (
+  docs: DocEntry[],
+  changed: Uint8Array,
+  base: Baseline | undefined,
+): Map<number, string>[] => {
+  const blocks: Map<number, string>[] = []
+  for (let from = 0; from < docs.length; from += BLOCK_SIZE) {
+    const to = Math.min(docs.length, from + BLOCK_SIZE)
+    const same =
+      base !== undefined &&
+      Math.min(base.docs.length, from + BLOCK_SIZE) === to &&
+      !changed.subarray(from, to).includes(1)
+    if (same) {
+      blocks.push(base.blocks[from / BLOCK_SIZE])
+      continue
+    }
+    const lists = new Map<number, string[]>()
+    for (let id = from; id < to; id++) {
+      const { terms, fields, counts } = docs[id]
+      for (let i = 0; i < terms.length; i++) {
+        const key = terms[i] * FIELDS.length + fields[i]
+        let list = lists.get(key)
+        if (!list) {
+          list = []
+          lists.set(key, list)
+        }
+        list.push(`"${id}":${counts[i]}`)
+      }
+    }
+    blocks.push(new Map(Array.from(lists, ([key, list]) => [key, list.join(',')])))
+  }
+  return blocks
+}
+
+/**
+ * A term's entry as MiniSearch serialises it, `["term",{"field":{"doc":count,…},…}]`: objects
+ * keyed by field and document ids, which JSON lists in ascending order; undefined when no
+ * document holds the term.
+ */
+const termJson = (term: string, id: number, blocks: Map<number, string>[]) => {
+  const fields: string[] = []
+  for (let f = 0; f < FIELDS.length; f++) {
+    const parts: string[] = []
+    for (const block of blocks) {
+      const part = block.get(id * FIELDS.length + f)
+      if (part) parts.push(part)
+    }
+    if (parts.length) fields.push(`"${f}":{${parts.join(',')}}`)
+  }
+  return fields.length ? `[${JSON.stringify(term)},{${fields.join(',')}}]` : undefined
 }
 
 /**
@@ -179,6 +240,7 @@ export class SearchIndex {
   /** Every term analysed so far, by number (a term no page has any more stays, unused). */
   private terms: string[] = []
   private readonly termIds = new Map<string, number>()
+  private baseline: Baseline | undefined
   private readonly termId = (term: string): number => {
     let id = this.termIds.get(term)
     if (id === undefined) {
@@ -197,6 +259,7 @@ export class SearchIndex {
       this.terms = snapshot.terms
       for (const [id, term] of this.terms.entries()) this.termIds.set(term, id)
       this.pages = new Map(snapshot.pages.map(([route, key, docs]) => [route, { key, docs }]))
+      this.baseline = snapshot.baseline
     }
   }
 
@@ -204,6 +267,7 @@ export class SearchIndex {
     return {
       terms: this.terms,
       pages: [...this.pages].map(([route, { key, docs }]) => [route, key, docs]),
+      baseline: this.baseline,
     }
   }
 
@@ -252,74 +316,112 @@ export class SearchIndex {
       else this.pages.delete(page.route)
   }
 
-  /** The index as files: deterministic, so unchanged chunks keep their names. */
+  /**
+   * The index as files: deterministic, so unchanged chunks keep their names. Only what changed
+   * since the last files (or the snapshot's) is made again: the posting lists of the terms in
+   * documents that are not the same at the same number, and the names of chunks that hold none
+   * of them are kept rather than hashed again.
+   */
   files(): SearchFiles {
     const { baseUrl, version } = this.settings
-    // Per term number and field: document ids (ascending) and counts, interleaved.
-    const postings: number[][][] = []
+    const base = this.baseline
+    const docs: DocEntry[] = []
     const contexts: string[] = []
     const context: number[] = []
-    // Per chunk, its documents' `"id":{stored fields}` JSON.
-    const stored: string[][] = []
-    const fieldLength: Record<string, number[]> = {}
-    const average = FIELDS.map(() => 0)
-    let n = 0
-    for (const [route, { docs }] of this.pages) {
+    for (const [route, page] of this.pages) {
       const name = contextOf(route, baseUrl)
       if (name && !contexts.includes(name)) contexts.push(name)
       const contextId = name ? contexts.indexOf(name) : -1
-      for (const doc of docs) {
-        context[n] = contextId
-        const chunk = Math.floor(n / STORED_SIZE)
-        stored[chunk] ??= []
-        stored[chunk].push(`"${n}":${doc.stored}`)
-        fieldLength[n] = doc.lengths
-        // MiniSearch's running average, as it computes it while adding documents in order.
-        for (const [f, length] of doc.lengths.entries())
-          average[f] = (average[f] * n + length) / (n + 1)
-        const { terms, fields, counts } = doc
-        for (let i = 0; i < terms.length; i++) {
-          postings[terms[i]] ??= []
-          const entry = postings[terms[i]]
-          entry[fields[i]] ??= []
-          entry[fields[i]].push(n, counts[i])
-        }
-        n++
+      for (const doc of page.docs) {
+        context.push(contextId)
+        docs.push(doc)
       }
     }
+    const n = docs.length
+    // Documents not the same as the last files' at their number, and the terms they hold.
+    const changed = new Uint8Array(Math.max(n, base?.docs.length ?? 0))
+    const dirty = new Uint8Array(this.terms.length)
+    const mark = (doc: DocEntry | undefined) => {
+      if (doc) for (const term of doc.terms) dirty[term] = 1
+    }
+    for (let id = 0; id < changed.length; id++)
+      if (!base || base.docs[id] !== docs[id]) {
+        changed[id] = 1
+        mark(base?.docs[id])
+        mark(docs[id])
+      }
+    if (!base) dirty.fill(1)
+
+    const stored: string[][] = []
+    const fieldLength: Record<string, number[]> = {}
+    const average = FIELDS.map(() => 0)
+    docs.forEach((doc, id) => {
+      const chunk = Math.floor(id / STORED_SIZE)
+      stored[chunk] ??= []
+      stored[chunk].push(`"${id}":${doc.stored}`)
+      fieldLength[id] = doc.lengths
+      // MiniSearch's running average, as it computes it while adding documents in order.
+      for (const [f, length] of doc.lengths.entries())
+        average[f] = (average[f] * id + length) / (id + 1)
+    })
+    const blocks = postingBlocks(docs, changed, base)
+    // Each term's JSON, by number: a clean term's postings are the last files' (every document
+    // holding it is the same, at the same number).
+    const entries = this.terms.map((term, id) =>
+      dirty[id] ? termJson(term, id, blocks) : base?.entries[id],
+    )
 
     const files = new Map<string, string>()
-    const add = (kind: string, content: string) => {
-      const name = `${version}-${kind}.${hashOf(content)}.json`
+    const add = (kind: string, content: string, known?: string) => {
+      const name = known ?? `${version}-${kind}.${hashOf(content)}.json`
       files.set(name, content)
       return name
     }
-    const ids = Object.keys(postings).map(Number)
-    const terms = ids.map((id) => this.terms[id]).sort()
+    const lastChunks = new Map(base?.chunks.map((chunk) => [chunk.terms[0], chunk]))
+    const keptChunk = (run: string[], ids: number[]) => {
+      const last = lastChunks.get(run[0])
+      const same =
+        last?.terms.length === run.length &&
+        run.every((term, i) => term === last.terms[i] && !dirty[ids[i]])
+      return same ? last : undefined
+    }
+    const terms = this.terms.filter((_, id) => entries[id] !== undefined).sort()
     const chunks: SearchRoot['chunks'] = []
     let run: string[] = []
+    let runIds: number[] = []
     let size = 0
     // A chunk is the JSON of its `TermEntry[]`, put together from each term's JSON, which is
-    // also what measures the chunk: each posting list is serialised once.
-    let entries: string[] = []
+    // also what measures the chunk.
     const close = () => {
       if (!run.length) return
-      const json = `[${entries.join(',')}]`
-      chunks.push({ file: add('t', json), size: json.length, terms: run })
+      const json = `[${runIds.map((id) => entries[id]).join(',')}]`
+      chunks.push({
+        file: add('t', json, keptChunk(run, runIds)?.file),
+        size: json.length,
+        terms: run,
+      })
       run = []
-      entries = []
+      runIds = []
       size = 0
     }
     for (const term of terms) {
-      const entry = `[${JSON.stringify(term)},${postingsJson(postings[this.termIds.get(term)!])}]`
-      if (size && size + entry.length + 1 > (this.settings.chunkBytes ?? CHUNK_BYTES)) close()
+      const id = this.termIds.get(term)!
+      const length = entries[id]!.length
+      if (size && size + length + 1 > (this.settings.chunkBytes ?? CHUNK_BYTES)) close()
       run.push(term)
-      entries.push(entry)
-      size += entry.length + 1
+      runIds.push(id)
+      size += length + 1
     }
     close()
 
-    const storedFiles = Array.from(stored, (chunk = []) => add('d', `{${chunk.join(',')}}`))
+    const storedFiles = Array.from(stored, (chunk = [], k) => {
+      const ids = { from: k * STORED_SIZE, to: Math.min(n, (k + 1) * STORED_SIZE) }
+      const same =
+        base !== undefined &&
+        Math.min(base.docs.length, (k + 1) * STORED_SIZE) === ids.to &&
+        !changed.subarray(ids.from, ids.to).includes(1)
+      return add('d', `{${chunk.join(',')}}`, same ? base.stored[k] : undefined)
+    })
     const root: SearchRoot = {
       documentCount: n,
       nextId: n,
@@ -332,6 +434,7 @@ export class SearchIndex {
       stored: storedFiles,
       storedSize: STORED_SIZE,
     }
+    this.baseline = { docs, entries, blocks, chunks, stored: storedFiles }
     const rootFile = add('root', JSON.stringify(root))
     return { files, manifest: { versions: { [version]: `${baseUrl}${SEARCH_DIR}/${rootFile}` } } }
   }
