@@ -151,6 +151,8 @@ export class BuildCache {
   private readonly used = new Set<string>()
   private readonly usedFrontMatters = new Set<string>()
   private readonly renderedDir: string
+  /** The names in `renderedDir`, listed once rather than asked doc by doc. */
+  private renderedNames: Set<string> | undefined
   /** A lookup's index in `lookups`, by its parts joined. */
   private lookupIds: Map<string, number> | undefined
 
@@ -214,8 +216,11 @@ export class BuildCache {
     const { lookups } = this.docs
     const outcome = { ...cached.outcome, deps: Array.from(cached.deps, (i) => lookups[i]) }
     if (!holds(outcome)) return undefined
+    this.renderedNames ??= new Set(
+      existsSync(this.renderedDir) ? readdirSync(this.renderedDir) : [],
+    )
+    if (!this.renderedNames.has(cached.renderKey)) return undefined
     const file = this.renderedFile(cached.renderKey)
-    if (!existsSync(file)) return undefined
     const { result } = outcome
     let stored: { html: string; sections: Section[] } | undefined
     const read = () => {
@@ -243,6 +248,7 @@ export class BuildCache {
       mkdirSync(this.renderedDir, { recursive: true })
       writeAtomically(file, encodeRendered(html, sections))
     }
+    this.renderedNames?.add(renderKey)
     this.docs.docs[source.relPath] = {
       key: sourceKey(source),
       outcome: {
@@ -332,7 +338,10 @@ export class BuildCache {
     const kept = new Set(Object.values(this.docs.docs).map((doc) => doc.renderKey))
     if (existsSync(this.renderedDir))
       for (const name of readdirSync(this.renderedDir))
-        if (!kept.has(name)) rmSync(join(this.renderedDir, name), { force: true })
+        if (!kept.has(name)) {
+          rmSync(join(this.renderedDir, name), { force: true })
+          this.renderedNames?.delete(name)
+        }
   }
 
   /** Writes whatever changed. */
