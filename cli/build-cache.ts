@@ -393,6 +393,7 @@ export const searchCodeKey = (): string =>
       join(PACKAGE_ROOT, 'templates/search/options.ts'),
       join(PACKAGE_ROOT, 'templates/search/sharded.ts'),
       join(CLI_DIR, 'search-index.ts'),
+      join(CLI_DIR, 'search-postings.ts'),
       join(PACKAGE_ROOT, 'package-lock.json'),
     ].map((file) => (existsSync(file) ? readFileSync(file) : '')),
   )

@@ -2,15 +2,17 @@
 // as a small root file plus term chunks and stored-field chunks under content-hashed names (see
 // templates/search/sharded.ts), and `search-manifest.json` naming each version's root. The
 // index can be updated page by page (the dev server), discarding and re-adding one page's
-// sections.
+// sections, and its files are made again only where documents changed (cli/search-postings.ts
+// keeps the analysed documents and their posting lists).
 
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { INDEX_OPTIONS, type SearchDocument } from '../templates/search/options.ts'
-import type { SearchRoot, StoredFields } from '../templates/search/sharded.ts'
+import type { SearchDocument } from '../templates/search/options.ts'
+import type { SearchRoot } from '../templates/search/sharded.ts'
 import { hashOf } from './assets.ts'
 import type { Section } from './markdown/rehype-sections.ts'
+import { analyse, type DocEntry, FIELDS, postingBlocks, termJson } from './search-postings.ts'
 import { globToRegExp } from './sitemap.ts'
 
 export interface SearchablePage {
@@ -84,26 +86,6 @@ export const toDocuments = (page: SearchablePage, firstId = 0): SearchDocument[]
   }))
 }
 
-const storedJson = ({ u, h, t, s, b, e }: SearchDocument) =>
-  JSON.stringify({ u, h, t, s, b, e } satisfies StoredFields)
-
-/**
- * One searchable document, analysed: what it stores, its field lengths and its terms. Kept in
- * few objects (a JSON string, typed arrays, terms by number): an index holds about a million
- * term occurrences, which as strings and small arrays would cost far more to keep, copy,
- * deserialise and collect.
- */
-interface DocEntry {
-  /** The JSON of its stored fields. */
-  stored: string
-  /** Unique tokens per field, as MiniSearch counts a field's length. */
-  lengths: number[]
-  /** Each term (its number in the index's term table) with the field it is in and how often. */
-  terms: Uint32Array
-  fields: Uint8Array
-  counts: Uint32Array
-}
-
 /** What the last files were made of, for the next files to make only what changed. */
 interface Baseline {
   /** The documents by number (the very objects the index holds while they are unchanged). */
@@ -126,106 +108,8 @@ export interface SearchSnapshot {
   baseline?: Baseline
 }
 
-const FIELDS = INDEX_OPTIONS.fields
-const tokenize = INDEX_OPTIONS.tokenize!
-const processTerm = INDEX_OPTIONS.processTerm!
-
 const pageKey = (page: SearchablePage) =>
   createHash('sha256').update(JSON.stringify(page)).digest('hex')
-
-/**
- * Tokenises and stems a page's documents the way MiniSearch's `add` does; `termId` numbers the
- * terms.
- */
-const analyse = (page: SearchablePage, termId: (term: string) => number): DocEntry[] =>
-  toDocuments(page).map((doc) => {
-    const lengths: number[] = []
-    const terms: number[] = []
-    const fields: number[] = []
-    const counts: number[] = []
-    FIELDS.forEach((field, f) => {
-      const tokens = tokenize(doc[field as keyof SearchDocument] as string, field)
-      lengths[f] = new Set(tokens).size
-      const inField = new Map<string, number>()
-      for (const token of tokens) {
-        const term = processTerm(token, field)
-        if (typeof term === 'string' && term) inField.set(term, (inField.get(term) ?? 0) + 1)
-      }
-      for (const [term, count] of inField) {
-        terms.push(termId(term))
-        fields.push(f)
-        counts.push(count)
-      }
-    })
-    return {
-      stored: storedJson(doc),
-      lengths,
-      terms: Uint32Array.from(terms),
-      fields: Uint8Array.from(fields),
-      counts: Uint32Array.from(counts),
-    }
-  })
-
-/** Documents per block of posting lists: an edited document makes its block's lists again. */
-const BLOCK_SIZE = 1024
-
-/**
- * The posting lists of documents `BLOCK_SIZE` by `BLOCK_SIZE`, as the JSON MiniSearch writes
- * them in (`"id":count,…`), by term number times the field count plus the field. A common term
- * is in nearly every document, so its whole list is never made again for one edit: only the
- * blocks holding a document not the same as the last files' at that number.
- */
-const postingBlocks = (
-  docs: DocEntry[],
-  changed: Uint8Array,
-  base: Baseline | undefined,
-): Map<number, string>[] => {
-  const blocks: Map<number, string>[] = []
-  for (let from = 0; from < docs.length; from += BLOCK_SIZE) {
-    const to = Math.min(docs.length, from + BLOCK_SIZE)
-    const same =
-      base !== undefined &&
-      Math.min(base.docs.length, from + BLOCK_SIZE) === to &&
-      !changed.subarray(from, to).includes(1)
-    if (same) {
-      blocks.push(base.blocks[from / BLOCK_SIZE])
-      continue
-    }
-    const lists = new Map<number, string[]>()
-    for (let id = from; id < to; id++) {
-      const { terms, fields, counts } = docs[id]
-      for (let i = 0; i < terms.length; i++) {
-        const key = terms[i] * FIELDS.length + fields[i]
-        let list = lists.get(key)
-        if (!list) {
-          list = []
-          lists.set(key, list)
-        }
-        list.push(`"${id}":${counts[i]}`)
-      }
-    }
-    blocks.push(new Map(Array.from(lists, ([key, list]) => [key, list.join(',')])))
-  }
-  return blocks
-}
-
-/**
- * A term's entry as MiniSearch serialises it, `["term",{"field":{"doc":count,…},…}]`: objects
- * keyed by field and document ids, which JSON lists in ascending order; undefined when no
- * document holds the term.
- */
-const termJson = (term: string, id: number, blocks: Map<number, string>[]) => {
-  const fields: string[] = []
-  for (let f = 0; f < FIELDS.length; f++) {
-    const parts: string[] = []
-    for (const block of blocks) {
-      const part = block.get(id * FIELDS.length + f)
-      if (part) parts.push(part)
-    }
-    if (parts.length) fields.push(`"${f}":{${parts.join(',')}}`)
-  }
-  return fields.length ? `[${JSON.stringify(term)},{${fields.join(',')}}]` : undefined
-}
 
 /**
  * The site's search index, kept as each page's analysed documents so single pages can be
@@ -298,7 +182,7 @@ export class SearchIndex {
       if (known?.key === key) next.set(page.route, known)
       else {
         if (!page.sections) throw new Error(`The search index needs the sections of ${page.route}`)
-        const docs = analyse({ ...page, sections: page.sections }, this.termId)
+        const docs = analyse(toDocuments({ ...page, sections: page.sections }), this.termId)
         next.set(page.route, { key, docs })
         analysed++
       }
@@ -312,7 +196,10 @@ export class SearchIndex {
     for (const route of removed) this.pages.delete(route)
     for (const page of pages)
       if (this.kept(page))
-        this.pages.set(page.route, { key: pageKey(page), docs: analyse(page, this.termId) })
+        this.pages.set(page.route, {
+          key: pageKey(page),
+          docs: analyse(toDocuments(page), this.termId),
+        })
       else this.pages.delete(page.route)
   }
 
