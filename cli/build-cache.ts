@@ -4,8 +4,9 @@
 // routes, static files, images) still answer the same; plus the last search index and its
 // input's hash. Stored as two V8-serialised files, the docs (`build-cache.bin`, written while
 // the search index is still being made) and the other results with the record of the output
-// (`build-results.bin`), except each doc's HTML: that is a file of its own
-// (`html/<key>.html`), read only when its page is written.
+// (`build-results.bin`), except each doc's HTML and search sections, most of a doc's bytes: they
+// are a file of their own (`rendered/<key>`), read only when its page is written or the search
+// index must analyse it again, so a warm build neither decodes nor rewrites them.
 import { createHash } from 'node:crypto'
 import {
   existsSync,
@@ -21,11 +22,12 @@ import { fileURLToPath } from 'node:url'
 import { deserialize, serialize } from 'node:v8'
 import { threadId } from 'node:worker_threads'
 import type { DocSource, ParsedFrontMatter } from './content.ts'
-import type { RenderOutcome } from './doc-renderer.ts'
+import type { Dependency, RenderOutcome } from './doc-renderer.ts'
+import type { Section } from './markdown/rehype-sections.ts'
 import type { OutputRecord } from './output-writer.ts'
 
 /** Bump when the cache's own layout changes. */
-const FORMAT = 3
+const FORMAT = 4
 const CLI_DIR = fileURLToPath(new URL('./', import.meta.url))
 const PACKAGE_ROOT = fileURLToPath(new URL('../', import.meta.url))
 
@@ -73,8 +75,13 @@ const sourceKey = (source: DocSource) =>
 
 interface CachedDoc {
   key: string
-  /** The outcome with its HTML left out (it is in `html/<renderKey>.html`). */
+  /**
+   * The outcome with its HTML and sections left out (they are in `rendered/<renderKey>`), and
+   * its lookups too (they are `deps`).
+   */
   outcome: RenderOutcome
+  /** The lookups the rendering made, as indexes into the docs' shared `lookups`. */
+  deps: Uint32Array
   /** Hash of the rendered doc: its page and the search index are keyed by it, not its text. */
   renderKey: string
 }
@@ -95,6 +102,11 @@ interface Stamped {
 
 interface DocsData extends Stamped {
   docs: Record<string, CachedDoc>
+  /**
+   * Every lookup some doc made, once: docs make the same ones (their links to the same pages),
+   * and thousands of small arrays cost far more to read and collect than indexes.
+   */
+  lookups: Dependency[]
   /** Parsed front matter by a hash of the file's path and text. */
   frontMatters: Record<string, ParsedFrontMatter>
 }
@@ -138,22 +150,27 @@ export class BuildCache {
   private readonly resultsFile: CacheFile<ResultsData>
   private readonly used = new Set<string>()
   private readonly usedFrontMatters = new Set<string>()
-  private readonly htmlDir: string
-  /** Set once the HTML folder is known to exist: a cold build stores thousands of docs. */
-  private htmlDirMade = false
+  private readonly renderedDir: string
+  /** Set once the rendered folder is known to exist: a cold build stores thousands of docs. */
+  private renderedDirMade = false
+  /** The names in `renderedDir`, listed once rather than asked doc by doc. */
+  private renderedNames: Set<string> | undefined
+  /** A lookup's index in `lookups`, by its parts joined. */
+  private lookupIds: Map<string, number> | undefined
 
   private constructor(dir: string, pipeline: string) {
     const stamp = { format: FORMAT, pipeline }
     this.docsFile = new CacheFile(join(dir, 'build-cache.bin'), pipeline, {
       ...stamp,
       docs: {},
+      lookups: [],
       frontMatters: {},
     })
     this.resultsFile = new CacheFile(join(dir, 'build-results.bin'), pipeline, {
       ...stamp,
       entries: {},
     })
-    this.htmlDir = join(dir, 'html')
+    this.renderedDir = join(dir, 'rendered')
   }
 
   private get docs(): DocsData {
@@ -183,13 +200,13 @@ export class BuildCache {
     },
   } as Map<string, ParsedFrontMatter>
 
-  private htmlFile(renderKey: string): string {
-    return join(this.htmlDir, `${renderKey}.html`)
+  private renderedFile(renderKey: string): string {
+    return join(this.renderedDir, renderKey)
   }
 
   /**
    * The cached rendering of `source`, if it still holds (`holds` checks its lookups). Its HTML
-   * is read from its file when first asked for.
+   * and sections are read from their file when first asked for.
    */
   lookup(
     source: DocSource,
@@ -197,39 +214,84 @@ export class BuildCache {
   ): CachedRendering | undefined {
     this.used.add(source.relPath)
     const cached = this.docs.docs[source.relPath]
-    if (!cached || cached.key !== sourceKey(source) || !holds(cached.outcome)) return undefined
-    const file = this.htmlFile(cached.renderKey)
-    if (!existsSync(file)) return undefined
-    const { result } = cached.outcome
-    let html: string | undefined
-    const rendered = Object.defineProperty({ ...result.rendered }, 'html', {
-      enumerable: true,
-      get: () => {
-        html ??= readFileSync(file, 'utf8')
-        return html
+    if (!cached || cached.key !== sourceKey(source)) return undefined
+    const { lookups } = this.docs
+    const outcome = { ...cached.outcome, deps: Array.from(cached.deps, (i) => lookups[i]) }
+    if (!holds(outcome)) return undefined
+    this.renderedNames ??= new Set(
+      existsSync(this.renderedDir) ? readdirSync(this.renderedDir) : [],
+    )
+    if (!this.renderedNames.has(cached.renderKey)) return undefined
+    const file = this.renderedFile(cached.renderKey)
+    const { result } = outcome
+    let stored: { html: string; sections: Section[] } | undefined
+    const read = () => {
+      stored ??= decodeRendered(readFileSync(file, 'utf8'))
+      return stored
+    }
+    const rendered = Object.defineProperties(
+      { ...result.rendered },
+      {
+        html: { enumerable: true, get: () => read().html },
+        sections: { enumerable: true, get: () => read().sections },
       },
-    })
+    )
     return {
-      outcome: { ...cached.outcome, result: { ...result, rendered } },
+      outcome: { ...outcome, result: { ...result, rendered } },
       renderKey: cached.renderKey,
     }
   }
 
   store(source: DocSource, outcome: RenderOutcome, renderKey: string): void {
     this.used.add(source.relPath)
-    const { html, ...rendered } = outcome.result.rendered
-    const file = this.htmlFile(renderKey)
+    const { html, sections, ...rendered } = outcome.result.rendered
+    const file = this.renderedFile(renderKey)
     if (!existsSync(file)) {
-      if (!this.htmlDirMade) mkdirSync(this.htmlDir, { recursive: true })
-      this.htmlDirMade = true
-      writeAtomically(file, html)
+      if (!this.renderedDirMade) mkdirSync(this.renderedDir, { recursive: true })
+      this.renderedDirMade = true
+      writeAtomically(file, encodeRendered(html, sections))
     }
+    this.renderedNames?.add(renderKey)
     this.docs.docs[source.relPath] = {
       key: sourceKey(source),
-      outcome: { ...outcome, result: { ...outcome.result, rendered: { ...rendered, html: '' } } },
+      outcome: {
+        ...outcome,
+        result: { ...outcome.result, rendered: { ...rendered, html: '', sections: [] } },
+        deps: [],
+      },
+      deps: Uint32Array.from(outcome.deps, (dep) => this.lookupId(dep)),
       renderKey,
     }
     this.docsFile.changed = true
+  }
+
+  private lookupId(dep: Dependency): number {
+    this.lookupIds ??= new Map(this.docs.lookups.map((known, i) => [known.join('\0'), i]))
+    const id = dep.join('\0')
+    let index = this.lookupIds.get(id)
+    if (index === undefined) {
+      index = this.docs.lookups.push(dep) - 1
+      this.lookupIds.set(id, index)
+    }
+    return index
+  }
+
+  /** Keeps only the lookups of the docs kept. */
+  private dropUnusedLookups(): void {
+    const { lookups } = this.docs
+    const kept: Dependency[] = []
+    const moved = new Map<number, number>()
+    for (const doc of Object.values(this.docs.docs))
+      doc.deps = doc.deps.map((i) => {
+        let index = moved.get(i)
+        if (index === undefined) {
+          index = kept.push(lookups[i]) - 1
+          moved.set(i, index)
+        }
+        return index
+      })
+    this.docs.lookups = kept
+    this.lookupIds = undefined
   }
 
   /** Whether any result `name` is kept. */
@@ -274,11 +336,15 @@ export class BuildCache {
         this.docsFile.changed = true
       }
     if (!this.docsFile.changed) return
+    this.dropUnusedLookups()
     this.docsFile.save()
-    const kept = new Set(Object.values(this.docs.docs).map((doc) => `${doc.renderKey}.html`))
-    if (existsSync(this.htmlDir))
-      for (const name of readdirSync(this.htmlDir))
-        if (!kept.has(name)) rmSync(join(this.htmlDir, name), { force: true })
+    const kept = new Set(Object.values(this.docs.docs).map((doc) => doc.renderKey))
+    if (existsSync(this.renderedDir))
+      for (const name of readdirSync(this.renderedDir))
+        if (!kept.has(name)) {
+          rmSync(join(this.renderedDir, name), { force: true })
+          this.renderedNames?.delete(name)
+        }
   }
 
   /** Writes whatever changed. */
@@ -286,6 +352,14 @@ export class BuildCache {
     this.saveDocs()
     this.resultsFile.save()
   }
+}
+
+/** A doc's file: its sections' JSON (which holds no raw line break) on the first line, then its HTML. */
+const encodeRendered = (html: string, sections: Section[]) => `${JSON.stringify(sections)}\n${html}`
+
+const decodeRendered = (text: string) => {
+  const end = text.indexOf('\n')
+  return { sections: JSON.parse(text.slice(0, end)) as Section[], html: text.slice(end + 1) }
 }
 
 /** Written aside and renamed, so a build stopped half-way never leaves half a file. */
@@ -322,6 +396,7 @@ export const searchCodeKey = (): string =>
       join(PACKAGE_ROOT, 'templates/search/options.ts'),
       join(PACKAGE_ROOT, 'templates/search/sharded.ts'),
       join(CLI_DIR, 'search-index.ts'),
+      join(CLI_DIR, 'search-postings.ts'),
       join(PACKAGE_ROOT, 'package-lock.json'),
     ].map((file) => (existsSync(file) ? readFileSync(file) : '')),
   )

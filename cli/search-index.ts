@@ -2,15 +2,17 @@
 // as a small root file plus term chunks and stored-field chunks under content-hashed names (see
 // templates/search/sharded.ts), and `search-manifest.json` naming each version's root. The
 // index can be updated page by page (the dev server), discarding and re-adding one page's
-// sections.
+// sections, and its files are made again only where documents changed (cli/search-postings.ts
+// keeps the analysed documents and their posting lists).
 
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { INDEX_OPTIONS, type SearchDocument } from '../templates/search/options.ts'
-import type { SearchRoot, StoredFields } from '../templates/search/sharded.ts'
+import type { SearchDocument } from '../templates/search/options.ts'
+import type { SearchRoot } from '../templates/search/sharded.ts'
 import { hashOf } from './assets.ts'
 import type { Section } from './markdown/rehype-sections.ts'
+import { analyse, type DocEntry, FIELDS, postingBlocks, termJson } from './search-postings.ts'
 import { globToRegExp } from './sitemap.ts'
 
 export interface SearchablePage {
@@ -18,6 +20,15 @@ export interface SearchablePage {
   title: string
   breadcrumbs: string[]
   sections: Section[]
+}
+
+/**
+ * A page as the index is given it: with `key` (what stands for its content), its sections may be
+ * left out while the index holds the page under that key.
+ */
+export interface IndexedPage extends Omit<SearchablePage, 'sections'> {
+  key?: string
+  sections?: Section[]
 }
 
 export interface SearchSettings {
@@ -37,6 +48,7 @@ export interface SearchManifest {
 
 /** The files of an index: names below `assets/search/` to content, plus the manifest. */
 export interface SearchFiles {
+  /** Name to content; the content is '' when `written`. */
   files: Map<string, string>
   manifest: SearchManifest
   /** The search worker has written `files` (not the manifest) into the output folder. */
@@ -74,85 +86,30 @@ export const toDocuments = (page: SearchablePage, firstId = 0): SearchDocument[]
   }))
 }
 
-/**
- * A copy of `text` that does not hold on to the string it was cut from: V8 keeps the whole
- * section text alive behind a slice of it, and the index keeps its excerpts for good.
- */
-const detached = (text: string) => Buffer.from(text).toString()
-
-const storedFields = ({ u, h, t, s, b, e }: SearchDocument): StoredFields => ({
-  u,
-  h,
-  t,
-  s,
-  b,
-  e: detached(e),
-})
-
-/** One searchable document, analysed: what it stores, its field lengths and its terms. */
-interface DocEntry {
-  stored: StoredFields
-  /** Unique tokens per field, as MiniSearch counts a field's length. */
-  lengths: number[]
-  /** Each term with the field it is in and how often: `terms[i]` in field `fields[i]`. */
-  terms: string[]
-  fields: number[]
-  counts: number[]
+/** What the last files were made of, for the next files to make only what changed. */
+interface Baseline {
+  /** The documents by number (the very objects the index holds while they are unchanged). */
+  docs: DocEntry[]
+  /** Each term's JSON in the term chunks, by term number; undefined: in no document. */
+  entries: (string | undefined)[]
+  /** See `postingBlocks`. */
+  blocks: Map<number, string>[]
+  chunks: SearchRoot['chunks']
+  /** The stored-field chunks' names. */
+  stored: string[]
 }
 
 /** A search index in a form the build cache keeps, to update it in the next build. */
 export interface SearchSnapshot {
+  /** The term table the documents' term numbers point into. */
+  terms: string[]
   pages: [route: string, key: string, docs: DocEntry[]][]
+  /** The last files made of these pages, if any. */
+  baseline?: Baseline
 }
-
-const FIELDS = INDEX_OPTIONS.fields
-const tokenize = INDEX_OPTIONS.tokenize!
-const processTerm = INDEX_OPTIONS.processTerm!
 
 const pageKey = (page: SearchablePage) =>
   createHash('sha256').update(JSON.stringify(page)).digest('hex')
-
-/** Tokenises and stems a page's documents the way MiniSearch's `add` does. */
-const analyse = (page: SearchablePage): DocEntry[] =>
-  toDocuments(page).map((doc) => {
-    const entry: DocEntry = {
-      stored: storedFields(doc),
-      lengths: [],
-      terms: [],
-      fields: [],
-      counts: [],
-    }
-    FIELDS.forEach((field, f) => {
-      const tokens = tokenize(doc[field as keyof SearchDocument] as string, field)
-      entry.lengths[f] = new Set(tokens).size
-      const counts = new Map<string, number>()
-      for (const token of tokens) {
-        const term = processTerm(token, field)
-        if (typeof term === 'string' && term) counts.set(term, (counts.get(term) ?? 0) + 1)
-      }
-      for (const [term, count] of counts) {
-        entry.terms.push(term)
-        entry.fields.push(f)
-        entry.counts.push(count)
-      }
-    })
-    return entry
-  })
-
-/**
- * A term's postings as MiniSearch serialises them, `{"field":{"doc":count,…},…}`: the JSON of
- * objects keyed by field and document ids, which list integer keys in ascending order. Written
- * directly, without building those objects.
- */
-const postingsJson = (fields: number[][]): string => {
-  const parts: string[] = []
-  fields.forEach((list, field) => {
-    const pairs: string[] = []
-    for (let i = 0; i < list.length; i += 2) pairs.push(`"${list[i]}":${list[i + 1]}`)
-    parts.push(`"${field}":{${pairs.join(',')}}`)
-  })
-  return `{${parts.join(',')}}`
-}
 
 /**
  * The site's search index, kept as each page's analysed documents so single pages can be
@@ -164,38 +121,69 @@ export class SearchIndex {
   /** Route to the input's key and its documents, in page order. */
   private pages = new Map<string, { key: string; docs: DocEntry[] }>()
   private readonly ignored: RegExp[]
+  /** Every term analysed so far, by number (a term no page has any more stays, unused). */
+  private terms: string[] = []
+  private readonly termIds = new Map<string, number>()
+  private baseline: Baseline | undefined
+  private readonly termId = (term: string): number => {
+    let id = this.termIds.get(term)
+    if (id === undefined) {
+      id = this.terms.push(term) - 1
+      this.termIds.set(term, id)
+    }
+    return id
+  }
 
   constructor(
     private readonly settings: SearchSettings,
     snapshot?: SearchSnapshot,
   ) {
     this.ignored = settings.ignore.map(globToRegExp)
-    if (snapshot)
+    if (snapshot) {
+      this.terms = snapshot.terms
+      for (const [id, term] of this.terms.entries()) this.termIds.set(term, id)
       this.pages = new Map(snapshot.pages.map(([route, key, docs]) => [route, { key, docs }]))
+      this.baseline = snapshot.baseline
+    }
   }
 
   snapshot(): SearchSnapshot {
-    return { pages: [...this.pages].map(([route, { key, docs }]) => [route, key, docs]) }
+    return {
+      terms: this.terms,
+      pages: [...this.pages].map(([route, { key, docs }]) => [route, key, docs]),
+      baseline: this.baseline,
+    }
   }
 
-  private kept(page: SearchablePage) {
+  private kept(page: IndexedPage) {
     return !this.ignored.some((re) => re.test(page.route))
   }
 
+  /** Routes of `pages` that come without sections and that the index does not hold as they are. */
+  missing(pages: IndexedPage[]): string[] {
+    return pages
+      .filter((page) => !page.sections && this.kept(page))
+      .filter((page) => page.key === undefined || this.pages.get(page.route)?.key !== page.key)
+      .map((page) => page.route)
+  }
+
   /**
-   * Makes the index hold exactly `pages`, in this order, analysing only pages that changed;
-   * returns how many it analysed.
+   * Makes the index hold exactly `pages`, in this order, analysing only pages that changed (a
+   * page without sections must be held under its key: see `missing`); returns how many it
+   * analysed.
    */
-  setPages(pages: SearchablePage[]): number {
+  setPages(pages: IndexedPage[]): number {
     const next = new Map<string, { key: string; docs: DocEntry[] }>()
     let analysed = 0
     for (const page of pages) {
       if (!this.kept(page)) continue
-      const key = pageKey(page)
+      const key = page.key ?? pageKey(page as SearchablePage)
       const known = this.pages.get(page.route)
       if (known?.key === key) next.set(page.route, known)
       else {
-        next.set(page.route, { key, docs: analyse(page) })
+        if (!page.sections) throw new Error(`The search index needs the sections of ${page.route}`)
+        const docs = analyse(toDocuments({ ...page, sections: page.sections }), this.termId)
+        next.set(page.route, { key, docs })
         analysed++
       }
     }
@@ -207,76 +195,120 @@ export class SearchIndex {
   updatePages(pages: SearchablePage[], removed: string[]): void {
     for (const route of removed) this.pages.delete(route)
     for (const page of pages)
-      if (this.kept(page)) this.pages.set(page.route, { key: pageKey(page), docs: analyse(page) })
+      if (this.kept(page))
+        this.pages.set(page.route, {
+          key: pageKey(page),
+          docs: analyse(toDocuments(page), this.termId),
+        })
       else this.pages.delete(page.route)
   }
 
-  /** The index as files: deterministic, so unchanged chunks keep their names. */
+  /**
+   * The index as files: deterministic, so unchanged chunks keep their names. Only what changed
+   * since the last files (or the snapshot's) is made again: the posting lists of the terms in
+   * documents that are not the same at the same number, and the names of chunks that hold none
+   * of them are kept rather than hashed again.
+   */
   files(): SearchFiles {
     const { baseUrl, version } = this.settings
-    // Per term and field: document ids (ascending) and counts, interleaved.
-    const postings = new Map<string, number[][]>()
+    const base = this.baseline
+    const docs: DocEntry[] = []
     const contexts: string[] = []
     const context: number[] = []
-    const stored: Record<string, StoredFields>[] = []
+    for (const [route, page] of this.pages) {
+      const name = contextOf(route, baseUrl)
+      if (name && !contexts.includes(name)) contexts.push(name)
+      const contextId = name ? contexts.indexOf(name) : -1
+      for (const doc of page.docs) {
+        context.push(contextId)
+        docs.push(doc)
+      }
+    }
+    const n = docs.length
+    // Documents not the same as the last files' at their number, and the terms they hold.
+    const changed = new Uint8Array(Math.max(n, base?.docs.length ?? 0))
+    const dirty = new Uint8Array(this.terms.length)
+    const mark = (doc: DocEntry | undefined) => {
+      if (doc) for (const term of doc.terms) dirty[term] = 1
+    }
+    for (let id = 0; id < changed.length; id++)
+      if (!base || base.docs[id] !== docs[id]) {
+        changed[id] = 1
+        mark(base?.docs[id])
+        mark(docs[id])
+      }
+    if (!base) dirty.fill(1)
+
+    const stored: string[][] = []
     const fieldLength: Record<string, number[]> = {}
     const average = FIELDS.map(() => 0)
-    let n = 0
-    for (const { docs } of this.pages.values())
-      for (const doc of docs) {
-        const name = contextOf(doc.stored.u, baseUrl)
-        if (name && !contexts.includes(name)) contexts.push(name)
-        context[n] = name ? contexts.indexOf(name) : -1
-        const chunk = Math.floor(n / STORED_SIZE)
-        stored[chunk] ??= {}
-        stored[chunk][n] = doc.stored
-        fieldLength[n] = doc.lengths
-        // MiniSearch's running average, as it computes it while adding documents in order.
-        for (const [f, length] of doc.lengths.entries())
-          average[f] = (average[f] * n + length) / (n + 1)
-        for (const [i, term] of doc.terms.entries()) {
-          let entry = postings.get(term)
-          if (!entry) {
-            entry = []
-            postings.set(term, entry)
-          }
-          entry[doc.fields[i]] ??= []
-          entry[doc.fields[i]].push(n, doc.counts[i])
-        }
-        n++
-      }
+    docs.forEach((doc, id) => {
+      const chunk = Math.floor(id / STORED_SIZE)
+      stored[chunk] ??= []
+      stored[chunk].push(`"${id}":${doc.stored}`)
+      fieldLength[id] = doc.lengths
+      // MiniSearch's running average, as it computes it while adding documents in order.
+      for (const [f, length] of doc.lengths.entries())
+        average[f] = (average[f] * id + length) / (id + 1)
+    })
+    const blocks = postingBlocks(docs, changed, base)
+    // Each term's JSON, by number: a clean term's postings are the last files' (every document
+    // holding it is the same, at the same number).
+    const entries = this.terms.map((term, id) =>
+      dirty[id] ? termJson(term, id, blocks) : base?.entries[id],
+    )
 
     const files = new Map<string, string>()
-    const add = (kind: string, content: string) => {
-      const name = `${version}-${kind}.${hashOf(content)}.json`
+    const add = (kind: string, content: string, known?: string) => {
+      const name = known ?? `${version}-${kind}.${hashOf(content)}.json`
       files.set(name, content)
       return name
     }
-    const terms = [...postings.keys()].sort()
+    const lastChunks = new Map(base?.chunks.map((chunk) => [chunk.terms[0], chunk]))
+    const keptChunk = (run: string[], ids: number[]) => {
+      const last = lastChunks.get(run[0])
+      const same =
+        last?.terms.length === run.length &&
+        run.every((term, i) => term === last.terms[i] && !dirty[ids[i]])
+      return same ? last : undefined
+    }
+    const terms = this.terms.filter((_, id) => entries[id] !== undefined).sort()
     const chunks: SearchRoot['chunks'] = []
     let run: string[] = []
+    let runIds: number[] = []
     let size = 0
     // A chunk is the JSON of its `TermEntry[]`, put together from each term's JSON, which is
-    // also what measures the chunk: each posting list is serialised once.
-    let entries: string[] = []
+    // also what measures the chunk.
     const close = () => {
       if (!run.length) return
-      const json = `[${entries.join(',')}]`
-      chunks.push({ file: add('t', json), size: json.length, terms: run })
+      const json = `[${runIds.map((id) => entries[id]).join(',')}]`
+      chunks.push({
+        file: add('t', json, keptChunk(run, runIds)?.file),
+        size: json.length,
+        terms: run,
+      })
       run = []
-      entries = []
+      runIds = []
       size = 0
     }
     for (const term of terms) {
-      const entry = `[${JSON.stringify(term)},${postingsJson(postings.get(term)!)}]`
-      if (size && size + entry.length + 1 > (this.settings.chunkBytes ?? CHUNK_BYTES)) close()
+      const id = this.termIds.get(term)!
+      const length = entries[id]!.length
+      if (size && size + length + 1 > (this.settings.chunkBytes ?? CHUNK_BYTES)) close()
       run.push(term)
-      entries.push(entry)
-      size += entry.length + 1
+      runIds.push(id)
+      size += length + 1
     }
     close()
 
-    const storedFiles = Array.from(stored, (chunk = {}) => add('d', JSON.stringify(chunk)))
+    const storedFiles = Array.from(stored, (chunk = [], k) => {
+      const ids = { from: k * STORED_SIZE, to: Math.min(n, (k + 1) * STORED_SIZE) }
+      const same =
+        base !== undefined &&
+        Math.min(base.docs.length, (k + 1) * STORED_SIZE) === ids.to &&
+        !changed.subarray(ids.from, ids.to).includes(1)
+      return add('d', `{${chunk.join(',')}}`, same ? base.stored[k] : undefined)
+    })
     const root: SearchRoot = {
       documentCount: n,
       nextId: n,
@@ -289,6 +321,7 @@ export class SearchIndex {
       stored: storedFiles,
       storedSize: STORED_SIZE,
     }
+    this.baseline = { docs, entries, blocks, chunks, stored: storedFiles }
     const rootFile = add('root', JSON.stringify(root))
     return { files, manifest: { versions: { [version]: `${baseUrl}${SEARCH_DIR}/${rootFile}` } } }
   }

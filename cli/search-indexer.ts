@@ -47,6 +47,9 @@ const handle = (request: SearchRequest): SearchResponse => {
       snapshot = request.snapshot
       return { type: 'done' }
     case 'set': {
+      // Pages sent by key that the index does not hold: the main thread sends them again, whole.
+      const need = index!.missing(request.pages)
+      if (need.length) return { type: 'done', need }
       const analysed = index!.setPages(request.pages)
       const { files, manifest } = index!.files()
       // Written here, beside the page writes, rather than after them in the main thread, which
@@ -57,7 +60,8 @@ const handle = (request: SearchRequest): SearchResponse => {
       const file = snapshot
       if (file && (analysed > SNAPSHOT_AFTER || !existsSync(file.path)))
         afterAnswer = () => writeSnapshot(file, index!.snapshot())
-      return { type: 'done', files: [...files], manifest }
+      // Names only: the main thread records them, and copying the contents to it costs.
+      return { type: 'done', files: [...files.keys()], manifest }
     }
     case 'flush':
       return { type: 'done' }

@@ -3,7 +3,13 @@
 import { join } from 'node:path'
 import type { Worker } from 'node:worker_threads'
 import { type BuildCache, hashInput, searchCodeKey } from './build-cache.ts'
-import type { SearchablePage, SearchFiles, SearchManifest, SearchSettings } from './search-index.ts'
+import type {
+  IndexedPage,
+  SearchablePage,
+  SearchFiles,
+  SearchManifest,
+  SearchSettings,
+} from './search-index.ts'
 import { startTsWorker } from './ts-worker.ts'
 
 /** Where the worker keeps its index between builds, and the key it is valid for. */
@@ -14,13 +20,20 @@ export interface SnapshotFile {
 
 export type SearchRequest =
   | { type: 'init'; settings: SearchSettings; outBase: string; snapshot?: SnapshotFile }
-  | { type: 'set'; pages: SearchablePage[] }
+  | { type: 'set'; pages: IndexedPage[] }
   | { type: 'update'; pages: SearchablePage[]; removed: string[] }
   /** Answers once the work the worker does after an answer (writing its snapshot) is done. */
   | { type: 'flush' }
 
 export type SearchResponse =
-  | { type: 'done'; files?: [string, string][]; manifest?: SearchManifest }
+  | {
+      type: 'done'
+      /** The names of the files written. */
+      files?: string[]
+      manifest?: SearchManifest
+      /** `set` sent these routes without sections, and the index needs them. */
+      need?: string[]
+    }
   | { type: 'failed'; message: string }
 
 /** Where the index goes and where its snapshot is kept. */
@@ -36,8 +49,12 @@ export interface IndexOptions extends IndexTarget {
   cache: BuildCache | undefined
   /** The dev server: the worker must hold the index for the updates that follow. */
   keep?: boolean
-  /** What stands for the pages in the cache's key, cheaper to hash than their text. */
-  identity?: unknown
+  /**
+   * What stands for each page (in `pages`' order), cheaper to hash than its text: with it, the
+   * worker is sent a page's sections only when its index does not hold the page as it is, so a
+   * cached doc's sections need not be read at all.
+   */
+  identity?: unknown[]
   /**
    * Whether the output already holds these index files (it records them as kept); with the
    * same input as the last build, the index is then neither made nor written.
@@ -106,11 +123,31 @@ export class SearchJob {
 
   /**
    * Makes the index hold `pages` (updating the snapshot's) and writes its files into the output
-   * folder; resolves with them and the manifest, which is left to write.
+   * folder; resolves with their names and the manifest, which is left to write. With `keys`
+   * (one per page) and not `eager`, pages go by key, and those the worker asks for then whole.
    */
-  async set(pages: SearchablePage[]): Promise<SearchFiles> {
-    const { files, manifest } = await this.ask({ type: 'set', pages })
-    return { files: new Map(files), manifest: manifest!, written: true }
+  async set(pages: SearchablePage[], keys?: string[], eager = true): Promise<SearchFiles> {
+    const indexed: IndexedPage[] = keys
+      ? pages.map(({ route, title, breadcrumbs }, i) => ({
+          route,
+          title,
+          breadcrumbs,
+          key: keys[i],
+          ...(eager ? { sections: pages[i].sections } : {}),
+        }))
+      : pages
+    let answer = await this.ask({ type: 'set', pages: indexed })
+    if (answer.need) {
+      const need = new Set(answer.need)
+      answer = await this.ask({
+        type: 'set',
+        pages: indexed.map((page, i) =>
+          need.has(page.route) ? { ...page, sections: pages[i].sections } : page,
+        ),
+      })
+    }
+    const { files = [], manifest } = answer
+    return { files: new Map(files.map((name) => [name, ''])), manifest: manifest!, written: true }
   }
 
   /** Replaces the given pages' entries and writes the files that changed (the dev server). */
@@ -140,13 +177,16 @@ export class SearchJob {
    * Resolves with the files to write.
    */
   async index(pages: SearchablePage[], options: IndexOptions): Promise<SearchFiles> {
-    const { settings, cache, keep = false, identity = pages, inOutput } = options
-    const key = hashInput([settings, identity])
+    const { settings, cache, keep = false, identity, inOutput } = options
+    const keys = identity?.map(hashInput)
+    const key = hashInput([settings, keys ?? pages])
+    // Without a last index to start from, every page is analysed: no use asking which.
+    const eager = !cache?.hasEntry('search')
     const cached = cache?.entry<{ names: string[]; manifest: SearchManifest }>('search', key)
     if (cached && !keep && inOutput?.(cached.names))
       return { files: new Map(), manifest: cached.manifest }
     this.prepare(options)
-    const files = await this.set(pages)
+    const files = await this.set(pages, keys, eager)
     cache?.storeEntry('search', key, { names: [...files.files.keys()], manifest: files.manifest })
     // A build is done with the worker: its heap goes while the build writes what is left.
     if (!keep) this.stopping = this.stop()

@@ -134,7 +134,9 @@ export class SiteDocs {
     const byRoute = new Map(this.states.map((state) => [state.source.route, state]))
     return this.searchablePages().map((page) => {
       const state = byRoute.get(page.route)
-      return state ? { ...page, sections: state.renderKey } : page
+      if (!state) return page
+      const { route, title, breadcrumbs } = page
+      return { route, title, breadcrumbs, sections: state.renderKey }
     })
   }
 
@@ -161,7 +163,10 @@ export class SiteDocs {
           guideLabel(source.route),
           ...(this.placements.get(source.route)?.breadcrumbs ?? []).map((crumb) => crumb.label),
         ].filter((label): label is string => Boolean(label)),
-        sections: rendered.sections,
+        // Read only if the index analyses the doc: a cached doc's sections are in a file.
+        get sections() {
+          return rendered.sections
+        },
       }))
     // The dev server asks for the docs an edit touched only.
     return states ? pages : [...pages, ...this.generated.map((page) => page.searchable)]

@@ -130,13 +130,13 @@ test('a touched page with the same text is neither rendered nor written again', 
   t.is(statSync(page).mtimeMs, written)
 })
 
-test('a doc whose cached HTML is gone is rendered again; lost search files are made again', async (t) => {
+test('a doc whose cached rendering is gone is rendered again; lost search files are made again', async (t) => {
   const site = createSite(t, docs)
   await build({ root: site.root, outDir: site.out, workers: 1 })
-  const htmlDir = join(site.root, '.cache/docs/html')
-  const htmlFiles = readdirSync(htmlDir)
-  t.is(htmlFiles.length, 31, 'one HTML file per doc')
-  rmSync(join(htmlDir, htmlFiles[0]))
+  const renderedDir = join(site.root, '.cache/docs/rendered')
+  const renderedFiles = readdirSync(renderedDir)
+  t.is(renderedFiles.length, 31, 'one file per doc')
+  rmSync(join(renderedDir, renderedFiles[0]))
   rmSync(join(site.out, 'docs/assets/search'), { recursive: true })
   const result = await buildTwice(t, site)
   t.is(result.cached, 30)

@@ -8,7 +8,13 @@ import { deserialize } from 'node:v8'
 import test from 'ava'
 import MiniSearch from 'minisearch'
 import { build } from '../../cli/build.ts'
-import { ALL_CONTEXT, SEARCH_DIR, SearchIndex, toDocuments } from '../../cli/search-index.ts'
+import {
+  ALL_CONTEXT,
+  type IndexedPage,
+  SEARCH_DIR,
+  SearchIndex,
+  toDocuments,
+} from '../../cli/search-index.ts'
 import { SearchJob } from '../../cli/search-job.ts'
 import {
   INDEX_OPTIONS,
@@ -225,6 +231,82 @@ test('an index updated page by page, through a snapshot, writes the bytes a fres
   t.deepEqual([...a.files].sort(), [...b.files].sort())
 })
 
+test('an index made again after small edits, from its last files or a snapshot of them, writes the bytes a fresh one does', (t) => {
+  const page = (i: number, text: string, sections = 2) => ({
+    route: `/docs/g${i % 2}/p${i}/`,
+    title: `Page ${i}`,
+    breadcrumbs: [`Guide ${i % 2}`],
+    sections: Array.from({ length: sections }, (_, s) => ({
+      id: s ? `s${s}` : '',
+      heading: s ? `Part ${s}` : '',
+      text: `${text} word${i % 300} part${s} ${'filler '.repeat(i % 7)}`,
+    })),
+  })
+  const settings = { baseUrl: '/docs/', version: 'current', ignore: [], chunkBytes: 1024 }
+  // Documents enough for posting lists in more than one block (search-index.ts BLOCK_SIZE).
+  const before = Array.from({ length: 1100 }, (_, i) => page(i, 'alpha beta'))
+  const same = (index: SearchIndex, pages: typeof before) => {
+    const fresh = new SearchIndex(settings)
+    fresh.setPages(pages)
+    const a = index.files()
+    const b = fresh.files()
+    t.deepEqual(a.manifest, b.manifest)
+    t.deepEqual([...a.files].sort(), [...b.files].sort())
+    return a
+  }
+  const old = new SearchIndex(settings)
+  old.setPages(before)
+  const first = old.files()
+  const snapshot = structuredClone(old.snapshot())
+  // Text edited in place (the documents keep their numbers): most chunks keep their names.
+  const edited = before.map((p, i) => (i === 900 ? page(900, 'gamma delta') : p))
+  const updated = new SearchIndex(settings, snapshot)
+  updated.setPages(edited)
+  const second = same(updated, edited)
+  const kept = [...second.files.keys()].filter((name) => first.files.has(name))
+  t.true(kept.length > second.files.size / 2, `${kept.length} of ${second.files.size} kept`)
+  // Then a section more (every later document moves), a page removed, one added, in memory.
+  const moved = [
+    ...edited.slice(0, 10),
+    page(10, 'epsilon', 4),
+    ...edited.slice(12),
+    page(1100, 'zeta'),
+  ]
+  updated.updatePages([moved[10], moved.at(-1)!], [before[11].route])
+  same(updated, moved)
+  // And back, from the snapshot of the first files.
+  const back = new SearchIndex(settings, structuredClone(snapshot))
+  back.setPages(before)
+  same(back, before)
+})
+
+test('pages sent by key without sections: the index names those it needs, and takes the rest as it holds them', (t) => {
+  const settings = { baseUrl: '/docs/', version: 'current', ignore: [] }
+  const pages = Array.from({ length: 4 }, (_, i) => ({
+    route: `/docs/g/p${i}/`,
+    title: `Page ${i}`,
+    breadcrumbs: [],
+    key: `k${i}`,
+    sections: [{ id: '', heading: '', text: `word${i}` }],
+  }))
+  const old = new SearchIndex(settings)
+  old.setPages(pages)
+  const index = new SearchIndex(settings, structuredClone(old.snapshot()))
+  const keyed: IndexedPage[] = pages.map(({ sections, ...page }, i) =>
+    i === 2 ? { ...page, key: 'new' } : page,
+  )
+  t.deepEqual(index.missing(keyed), ['/docs/g/p2/'])
+  t.throws(() => index.setPages(keyed))
+  keyed[2] = { ...keyed[2], sections: [{ id: '', heading: '', text: 'changed' }] }
+  t.deepEqual(index.missing(keyed), [])
+  t.is(index.setPages(keyed), 1)
+  const fresh = new SearchIndex(settings)
+  fresh.setPages(
+    keyed.map((page, i) => ({ ...page, sections: keyed[i].sections ?? pages[i].sections })),
+  )
+  t.deepEqual(index.files().manifest, fresh.files().manifest)
+})
+
 test('a short prefix fetches its own word and, within the byte budget, the shortest words it reaches', async (t) => {
   const words = Array.from({ length: 40 }, (_, i) => `server${'x'.repeat(i)}`)
   const pages = words.map((word, i) => ({
@@ -279,13 +361,15 @@ test('the search job writes the index files into the output, and its snapshot by
     cacheDir: join(dir, 'cache'),
   })
   t.true(index.written)
-  t.true(index.files.size > 3)
-  for (const [name, content] of index.files)
+  const fresh = new SearchIndex(settings)
+  fresh.setPages(pages)
+  const expected = fresh.files()
+  t.deepEqual([...index.files.keys()].sort(), [...expected.files.keys()].sort())
+  t.deepEqual(index.manifest, expected.manifest)
+  for (const [name, content] of expected.files)
     t.is(readFileSync(join(outBase, SEARCH_DIR, name), 'utf8'), content)
   await job.close()
   // The snapshot is what lets the next build analyse only the pages that changed.
-  const fresh = new SearchIndex(settings)
-  fresh.setPages(pages)
   t.deepEqual(
     (deserialize(readFileSync(join(dir, 'cache', 'search-index.bin'))) as { snapshot: unknown })
       .snapshot,
