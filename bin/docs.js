@@ -5,8 +5,9 @@
 // bundled as well: a render worker then loads in ~0.15 s of CPU instead of ~0.4 s spent
 // resolving and reading some 500 modules. The bundle is kept on disk under the hash of the
 // sources and installed packages it was made from, so a start after no edit only reads and
-// hashes the sources (~10 ms) instead of running esbuild (0.3-1 s on a loaded machine). `import.meta.url` keeps naming each source file, so paths the
-// code derives from it (templates, markdown steps) hold.
+// hashes the sources (~10 ms) instead of running esbuild (0.3-1 s on a loaded machine).
+// `import.meta.url` keeps naming each source file, so paths the code derives from it (templates,
+// Markdown steps) hold.
 // The dev server's builder worker runs the sources through tsx: it restarts with fresh
 // templates after an edit.
 import { createHash } from 'node:crypto'
