@@ -199,17 +199,21 @@ test('a query fetches only the chunks of terms it can reach, and answers as one 
   )
 })
 
+/** Page `i` of two guides, with `sections` sections whose text starts with `text`. */
+const numberedPage = (i: number, text: string, sections: number, extra = '') => ({
+  route: `/docs/g${i % 2}/p${i}/`,
+  title: `Page ${i}`,
+  breadcrumbs: [`Guide ${i % 2}`],
+  sections: Array.from({ length: sections }, (_, s) => ({
+    id: s ? `s${s}` : '',
+    heading: s ? `Part ${s}` : '',
+    text: `${text} ${extra}part${s}`,
+  })),
+})
+
 test('an index updated page by page, through a snapshot, writes the bytes a fresh one does', (t) => {
-  const page = (i: number, text: string, sections = 1) => ({
-    route: `/docs/g${i % 2}/p${i}/`,
-    title: `Page ${i}`,
-    breadcrumbs: [`Guide ${i % 2}`],
-    sections: Array.from({ length: sections }, (_, s) => ({
-      id: s ? `s${s}` : '',
-      heading: s ? `Part ${s}` : '',
-      text: `${text} word${i} part${s}`,
-    })),
-  })
+  const page = (i: number, text: string, sections = 1) =>
+    numberedPage(i, text, sections, `word${i} `)
   const settings = { baseUrl: '/docs/', version: 'current', ignore: [], chunkBytes: 256 }
   const before = Array.from({ length: 12 }, (_, i) => page(i, 'alpha beta'))
   const old = new SearchIndex(settings)
@@ -232,16 +236,11 @@ test('an index updated page by page, through a snapshot, writes the bytes a fres
 })
 
 test('an index made again after small edits, from its last files or a snapshot of them, writes the bytes a fresh one does', (t) => {
-  const page = (i: number, text: string, sections = 2) => ({
-    route: `/docs/g${i % 2}/p${i}/`,
-    title: `Page ${i}`,
-    breadcrumbs: [`Guide ${i % 2}`],
-    sections: Array.from({ length: sections }, (_, s) => ({
-      id: s ? `s${s}` : '',
-      heading: s ? `Part ${s}` : '',
-      text: `${text} word${i % 300} part${s} ${'filler '.repeat(i % 7)}`,
-    })),
-  })
+  const page = (i: number, text: string, sections = 2) => {
+    const built = numberedPage(i, text, sections, `word${i % 300} `)
+    for (const section of built.sections) section.text += ` ${'filler '.repeat(i % 7)}`
+    return built
+  }
   const settings = { baseUrl: '/docs/', version: 'current', ignore: [], chunkBytes: 1024 }
   // Documents enough for posting lists in more than one block (search-index.ts BLOCK_SIZE).
   const before = Array.from({ length: 1100 }, (_, i) => page(i, 'alpha beta'))
