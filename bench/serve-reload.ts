@@ -23,7 +23,7 @@ const root = join(fileURLToPath(new URL('.', import.meta.url)), 'corpus')
 generateCorpus({ pages: Number(values.pages), out: root })
 
 const quietLog = console.log
-console.log = () => {} // the dev server reports each rebuild; keep the figures readable
+if (!process.env.DEBUG) console.log = () => {} // the dev server reports each rebuild; keep the figures readable
 const startedAt = performance.now()
 const server = await startServer({ root, port: 0, host: '127.0.0.1' })
 const firstBuild = performance.now() - startedAt
@@ -43,8 +43,9 @@ try {
   const reader = events.body!.pipeThrough(new TextDecoderStream()).getReader()
   const nextReload = async () => {
     for (;;) {
-      const { value } = await reader.read()
-      if (value?.includes('event: reload')) return performance.now()
+      const { value, done } = await reader.read()
+      if (done) throw new Error('the live-reload stream ended')
+      if (value.includes('event: reload')) return performance.now()
     }
   }
   /** When `marker` is in the tab's content (checked each frame), across a full reload if any. */
@@ -73,9 +74,14 @@ try {
     const signalled = nextReload()
     const saved = performance.now()
     writeFileSync(file, `${original}\n\n${marker}\n`)
-    const visible = shown(marker)
-    serverTimes.push((await signalled) - saved)
-    times.push((await visible) - saved)
+    const [reloadEvent, visible] = await Promise.all([
+      signalled,
+      shown(marker).catch((error) => {
+        throw new Error(`edit ${i} did not show in the tab: ${error}`)
+      }),
+    ])
+    serverTimes.push(reloadEvent - saved)
+    times.push(visible - saved)
     if (gap !== undefined) {
       await new Promise((r) => setTimeout(r, Math.max(0, saved + gap - performance.now())))
       continue
