@@ -51,6 +51,8 @@ export interface BuildResult {
   warnings: Diagnostic[]
   /** True when the whole site was rebuilt. */
   full: boolean
+  /** An update changed what every page of a guide shows (its sidebar), not only its pages. */
+  layout?: boolean
   /** Docs whose Markdown came from the build cache. */
   cached: number
   /** When each step ran (for profiles). */
@@ -298,7 +300,7 @@ export class SiteBuilder {
     for (const out of this.copies.values()) this.copied.add(out)
     this.searchUpdates ??= new SearchUpdates(this.search!)
     this.searchUpdates.schedule(this.site, states)
-    return { ...this.result(routes, false), cached: 0, stages: [] }
+    return { ...this.result(routes, false), layout: sidebarsChanged, cached: 0, stages: [] }
   }
 
   /**

@@ -5,6 +5,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type Server, type ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join, relative, sep } from 'node:path'
+import type { ReloadEvent } from '../templates/client/dev-reload.ts'
 import { TEMPLATES_DIR } from './assets.ts'
 import { resolveConfig } from './config.ts'
 import { DevBuilder, type DevResponse } from './dev-builder.ts'
@@ -97,7 +98,11 @@ export const startServer = async (options: ServeOptions): Promise<RunningServer>
       console.log(
         `rebuilt ${result.full ? 'site' : result.routes.join(', ')} in ${Math.round(performance.now() - started)} ms`,
       )
-      broadcast('reload', { routes: result.routes, full: result.full })
+      broadcast('reload', {
+        routes: result.routes,
+        full: result.full,
+        layout: !!result.layout,
+      } satisfies ReloadEvent)
     }
     const first = await builder.run({ type: 'build' })
     if (!first.ok) throw new Error(first.message)
@@ -133,7 +138,7 @@ export const startServer = async (options: ServeOptions): Promise<RunningServer>
             else if (change.event === 'add' || change.event === 'change')
               cpSync(change.path, target)
           }
-          broadcast('reload', { routes: [], full: true })
+          broadcast('reload', { routes: [], full: true, layout: false } satisfies ReloadEvent)
           return
         }
         const request =

@@ -35,6 +35,9 @@ export const routeOf = (url: URL, baseUrl: string): string | undefined => {
 /** The links whose coming into view prefetches their page: the content's and previous/next. */
 const VIEW_PREFETCH_LINKS = '.markdown a[href], .pagination a[href]'
 
+/** Parts of a page that scroll on their own. */
+const SCROLLED_PANES = ['.doc-layout__sidebar', '.doc-layout__toc']
+
 /** At most this many pages are prefetched per page view because their links came into view. */
 export const VIEW_PREFETCH_LIMIT = 3
 
@@ -89,7 +92,7 @@ export const startRouter = (site: SiteModel, first: ClientPage) => {
     loadPage(route).catch(() => {})
   }
 
-  const render = (page: PageModel) => {
+  const render = (page: PageModel, remount = true) => {
     const container = document.getElementById('page-root')!
     // The islands hydrated so far (all of them on the first navigation, then those of the
     // previous page's content) go with the content they live in.
@@ -103,7 +106,10 @@ export const startRouter = (site: SiteModel, first: ClientPage) => {
       pages.delete(page.route)
       void navigate(new URL(location.href), 'replace')
     }
-    root.render(createElement(PageRoot, { key: ++navigation, site, page, onRetry: retry }))
+    // A new page starts from fresh components; the same page rebuilt keeps them (and the DOM
+    // the content's edit did not touch).
+    if (remount) navigation++
+    root.render(createElement(PageRoot, { key: navigation, site, page, onRetry: retry }))
     const description = document.querySelector('meta[name="description"]')
     if (description) description.setAttribute('content', page.description)
     document
@@ -157,7 +163,38 @@ export const startRouter = (site: SiteModel, first: ClientPage) => {
     if (routeOf(url, baseUrl)) void navigate(url, 'push')
     else location.assign(url.href)
   }
-  setNavigator(go)
+  /** The dev server rebuilt the page on screen: its new content, where the reader is. */
+  let refreshes = 0
+  const refresh = async () => {
+    const route = current
+    const navigated = latest
+    const ticket = ++refreshes
+    // Panes that scroll on their own (the sidebar, the table of contents) keep their place too.
+    const panes = SCROLLED_PANES.map((selector) => ({
+      selector,
+      top: document.querySelector(selector)?.scrollTop ?? 0,
+    }))
+    const y = scrollY
+    pages.delete(route)
+    let page: PageModel
+    try {
+      page = await loadPage(route)
+    } catch (error) {
+      if (ticket !== refreshes || navigated !== latest) return
+      console.warn(`Could not load the rebuilt ${route} (${error}); reloading the page instead.`)
+      location.reload()
+      return
+    }
+    // A newer edit or a navigation since then shows its own page.
+    if (ticket !== refreshes || navigated !== latest || route !== current) return
+    render(page, false)
+    for (const { selector, top } of panes) {
+      const pane = document.querySelector(selector)
+      if (pane) pane.scrollTop = top
+    }
+    scrollToY(y, false)
+  }
+  setNavigator(go, () => void refresh())
 
   /** The link a click or hover is about, if client navigation should handle it. */
   const siteLink = (event: Event): { anchor: HTMLAnchorElement; url: URL } | undefined => {

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import test from 'ava'
 import { build } from '../../cli/build.ts'
 import { type RunningServer, startServer } from '../../cli/serve.ts'
+import type { ReloadEvent } from '../../templates/client/dev-reload.ts'
 import { ShardedIndex } from '../../templates/search/sharded.ts'
 import { createSite, doc, type TestSite } from '../helpers/site.ts'
 
@@ -147,7 +148,11 @@ test('editing a page body rebuilds only that page and tells open tabs to reload 
   const otherPage = join(server.outDir, 'docs/guide/other/index.html')
   const otherWritten = statSync(otherPage).mtimeMs
   site.write('content/docs/guide/usage.md', doc({ title: 'Usage' }, 'New usage text.\n'))
-  t.deepEqual(await events.next('reload'), { routes: ['/docs/guide/usage/'], full: false })
+  t.deepEqual(await events.next('reload'), {
+    routes: ['/docs/guide/usage/'],
+    full: false,
+    layout: false,
+  })
   t.true((await (await get(server, '/docs/guide/usage/')).text()).includes('New usage text.'))
   t.is(statSync(otherPage).mtimeMs, otherWritten, 'other pages are not rewritten')
 })
@@ -183,7 +188,8 @@ test("after an edit the search index replaces that page's entries in the backgro
 test('changing a title rebuilds the pages whose sidebar shows it; adding a page rebuilds the site', async (t) => {
   const { site, server, events } = await startListening(t)
   site.write('content/docs/guide/usage.md', doc({ title: 'Using it' }, 'Old usage text.\n'))
-  const retitled = (await events.next('reload')) as { routes: string[]; full: boolean }
+  const retitled = (await events.next('reload')) as ReloadEvent
+  t.true(retitled.layout, 'open pages reload: the sidebar changed')
   t.deepEqual([...retitled.routes].sort(), [
     '/docs/guide/',
     '/docs/guide/other/',
@@ -202,6 +208,7 @@ test('changing a title rebuilds the pages whose sidebar shows it; adding a page 
       '/docs/search/',
     ],
     full: true,
+    layout: false,
   })
   t.is((await get(server, '/docs/guide/new/')).status, 200)
 })
@@ -218,7 +225,7 @@ test('a static file edit is copied without a page rebuild', async (t) => {
   const page = join(server.outDir, 'docs/guide/usage/index.html')
   const pageWritten = statSync(page).mtimeMs
   site.write('content/static/img/extra.txt', 'hello')
-  t.deepEqual(await events.next('reload'), { routes: [], full: true })
+  t.deepEqual(await events.next('reload'), { routes: [], full: true, layout: false })
   t.is(await (await get(server, '/docs/img/extra.txt')).text(), 'hello')
   t.is(statSync(page).mtimeMs, pageWritten)
 })
