@@ -249,7 +249,9 @@ test('a page whose rendering throws shows the crash screen; Try again renders it
   const { page, console } = await newPage(t)
   let broken = true
   await page.route('**/docs/guide/third/page-data.json', async (route) => {
-    const response = await route.fetch()
+    // Playwright's own client may reuse a kept-alive socket the server has just closed
+    // (ECONNRESET): that request is its, not the page's, so it is sent once more.
+    const response = await route.fetch().catch(() => route.fetch())
     const data = await response.json()
     await route.fulfill({ response, json: broken ? { ...data, breadcrumbs: 5 } : data })
   })
