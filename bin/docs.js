@@ -22,6 +22,7 @@ import {
 } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build, stop } from 'esbuild'
+import { keepModuleUrls } from '../cli/module-urls.js'
 
 // React's development build is several times slower at server rendering.
 process.env.NODE_ENV ??= 'production'
@@ -55,20 +56,6 @@ const cachedBundle = () => {
   } catch {
     return undefined // no bundle yet, a source removed, or made from other sources
   }
-}
-
-/** Keeps `import.meta.url` of every bundled source as its own file's address. */
-const keepModuleUrls = {
-  name: 'keep-module-urls',
-  setup(esbuild) {
-    esbuild.onLoad({ filter: /\.tsx?$/ }, (args) => ({
-      contents: readFileSync(args.path, 'utf8').replaceAll(
-        'import.meta.url',
-        JSON.stringify(pathToFileURL(args.path).href),
-      ),
-      loader: args.path.endsWith('.tsx') ? 'tsx' : 'ts',
-    }))
-  },
 }
 
 const bundle = async () => {

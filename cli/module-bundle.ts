@@ -3,16 +3,14 @@
 // which the caller imports (or hands to a worker) and which is removed afterwards. Packages stay
 // external but are imported by the path they resolve to from their importer, so the bundle runs
 // from anywhere.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { build, type Plugin } from 'esbuild'
+import { keepModuleUrls } from './module-urls.js'
 
-// Spelt in parts: bin/docs.js rewrites that expression wherever it appears in the CLI's sources.
-const MODULE_URL = ['import', 'meta', 'url'].join('.')
-
-/** Resolves packages from their importer, and keeps each source's own `import.meta.url`. */
+/** Resolves packages from their importer. */
 const runnableAnywhere: Plugin = {
   name: 'runnable-anywhere',
   setup(esbuild) {
@@ -27,13 +25,6 @@ const runnableAnywhere: Plugin = {
       if (resolved.errors.length) return { errors: resolved.errors }
       return { path: resolved.external ? args.path : resolved.path, external: true }
     })
-    esbuild.onLoad({ filter: /\.[cm]?tsx?$/ }, (args) => ({
-      contents: readFileSync(args.path, 'utf8').replaceAll(
-        MODULE_URL,
-        JSON.stringify(pathToFileURL(args.path).href),
-      ),
-      loader: args.path.endsWith('x') ? 'tsx' : 'ts',
-    }))
   },
 }
 
@@ -74,7 +65,7 @@ export const withBundledModule = async <T>(
     jsx: 'automatic',
     write: false,
     logLevel: 'silent',
-    plugins: [aliasPlugin(aliases), runnableAnywhere],
+    plugins: [aliasPlugin(aliases), runnableAnywhere, keepModuleUrls],
   })
   const dir = mkdtempSync(join(tmpdir(), 'keyward-module-'))
   const bundle = join(dir, 'module.mjs')
