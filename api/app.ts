@@ -5,11 +5,15 @@ import { type Logger, pino } from 'pino'
 import type { ServerConfig } from './config.ts'
 import { type Database, openDatabase } from './database.ts'
 import { ChangeFeed } from './db/change-feed.ts'
-import { createMailer, type Mailer, type MailPolicy } from './mailer.ts'
-import { createOrm, migrate } from './orm.ts'
+import { JobScheduler } from './jobs.ts'
+import { createMailer, type Mailer, type MailerOptions, type MailPolicy } from './mailer.ts'
+import { createMetrics, type Metrics } from './metrics.ts'
+import { allMigrations, createOrm, migrate } from './orm.ts'
 import type { Plugin } from './plugin.ts'
 import { assemblePlugins } from './plugin-loader.ts'
+import { requestScope } from './request-scope.ts'
 import { loadServerKey, type ServerKey } from './server-key.ts'
+import { Throttle } from './throttle.ts'
 
 export interface AppContext {
   config: ServerConfig
@@ -24,6 +28,12 @@ export interface AppContext {
   pluginState: Map<string, unknown>
   /** Committed changes to the rows every request reads, for the caches of them. */
   changes: ChangeFeed
+  /** Rate limits shared by every process on the database. */
+  throttle: Throttle
+  /** The plugins' periodic jobs, run once a period across all processes. */
+  jobs: JobScheduler
+  /** Prometheus metrics of this process. */
+  metrics: Metrics
 }
 
 /** The mail hooks of the enabled plugins, asked in plugin order. */
@@ -50,6 +60,11 @@ export const createLogger = (
     {
       level: config.logLevel,
       base: { service: 'keyward-api' },
+      // Every line written while a request runs names it (the response's X-Request-Id).
+      mixin: () => {
+        const scope = requestScope.getStore()
+        return scope ? { requestId: scope.requestId } : {}
+      },
       // Belt and braces: nothing the core logs carries these, and plugins must not either.
       redact: {
         paths: [
@@ -72,6 +87,8 @@ export interface BootOptions {
   logger?: Logger
   /** Apply pending migrations. @default true */
   migrate?: boolean
+  /** Timing of the mail queue's retries and polls. @default see MailSenderOptions */
+  mailQueue?: MailerOptions['queue']
 }
 
 export const bootApp = async (options: BootOptions): Promise<AppContext> => {
@@ -82,7 +99,10 @@ export const bootApp = async (options: BootOptions): Promise<AppContext> => {
   try {
     const orm = await createOrm({
       url: database.url,
-      entities: plugins.flatMap((p) => p.entities ?? []),
+      // Every plugin's, enabled or not, as with migrations: a plugin may read and clean up a
+      // disabled plugin's data (see `Plugin.reads`).
+      entities: options.plugins.flatMap((p) => p.entities ?? []),
+      migrations: allMigrations(options.plugins),
       logger,
     })
     try {
@@ -102,8 +122,16 @@ export const bootApp = async (options: BootOptions): Promise<AppContext> => {
         mailer: undefined as unknown as Mailer,
         pluginState: new Map(),
         changes: new ChangeFeed(database.url, logger),
+        throttle: new Throttle(orm),
+        jobs: undefined as unknown as JobScheduler,
+        metrics: createMetrics(orm),
       }
-      app.mailer = createMailer(config, logger, mailPolicy(app))
+      app.jobs = new JobScheduler(app)
+      app.mailer = createMailer(config, logger, {
+        orm,
+        policy: mailPolicy(app),
+        queue: options.mailQueue,
+      })
       await app.changes.start()
       const started: Plugin[] = []
       try {
@@ -116,6 +144,8 @@ export const bootApp = async (options: BootOptions): Promise<AppContext> => {
         await app.changes.stop()
         throw error
       }
+      app.mailer.start(app.changes)
+      app.jobs.start()
       return app
     } catch (error) {
       await orm.close()
@@ -128,6 +158,9 @@ export const bootApp = async (options: BootOptions): Promise<AppContext> => {
 }
 
 export const shutdownApp = async (app: AppContext): Promise<void> => {
+  // Before the plugins go: sending asks them for the SMTP server, jobs are theirs.
+  await app.jobs.stop()
+  await app.mailer.stop()
   for (const plugin of [...app.plugins].reverse()) await plugin.shutdown?.(app)
   await app.changes.stop()
   await app.orm.close()

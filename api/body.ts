@@ -1,11 +1,20 @@
-// Reads request bodies: JSON, URL-encoded forms and, where a route allows it, multipart fields
-// (and files, where it allows them), within the size limit, with passbolt-style 4xx errors for
-// anything else.
+// Reads request bodies with koa-body: JSON, URL-encoded forms (nested the way qs nests them) and,
+// where a route allows it, multipart fields and files, within the size limits, with passbolt's
+// 4xx envelopes for anything else. What koa-body leaves to its user lives here too: refusing
+// other media types (415), expanding `data[gpg_auth][keyid]` style multipart names, keeping an
+// upload in memory and marking one longer than the route allows.
 import type { IncomingMessage } from 'node:http'
-import busboy from 'busboy'
-import getRawBody from 'raw-body'
+import { Writable } from 'node:stream'
+import type { Context } from 'koa'
+import { HttpMethodEnum, koaBody } from 'koa-body'
 import { HttpError, messages } from './errors.ts'
-import { parseQueryString } from './query.ts'
+import { parseQueryString, QUERY_STRING_OPTIONS } from './query.ts'
+
+/**
+ * Names no client sends and through which a walk over request data could reach a prototype
+ * (`a[key1][key2] = value` with `__proto__`, or `constructor` then `prototype`).
+ */
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 
 const hasBody = (req: IncomingMessage) =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0
@@ -30,7 +39,11 @@ export interface MultipartOptions {
 /** Sets `value` at the path a `profile[avatar][file]` style name names, as qs nests fields. */
 const setAtPath = (target: Record<string, unknown>, name: string, value: unknown) => {
   const path = name.match(/^[^[\]]+|(?<=\[)[^[\]]*(?=\])/g) ?? []
-  if (path.length === 0 || path.length > 4 || path.some((key) => key === '' || key === '__proto__'))
+  if (
+    path.length === 0 ||
+    path.length > 4 ||
+    path.some((key) => key === '' || RESERVED_KEYS.has(key))
+  )
     return false
   let node = target
   for (const key of path.slice(0, -1)) {
@@ -43,91 +56,6 @@ const setAtPath = (target: Record<string, unknown>, name: string, value: unknown
   node[path.at(-1)!] = value
   return true
 }
-
-/** Multipart fields as a nested object, `data[gpg_auth][keyid]` style names expanded; files too when allowed. */
-const readMultipart = (
-  req: IncomingMessage,
-  limit: number,
-  options: MultipartOptions,
-): Promise<unknown> =>
-  new Promise((resolve, reject) => {
-    let parser: ReturnType<typeof busboy>
-    try {
-      parser = busboy({
-        headers: req.headers,
-        limits: {
-          fieldSize: limit,
-          fields: 100,
-          files: options.maxFileSize ? 1 : 0,
-          // One byte past the limit tells a file at the limit from a longer one.
-          fileSize: options.maxFileSize ? options.maxFileSize + 1 : undefined,
-          parts: 100,
-        },
-      })
-    } catch {
-      reject(new HttpError(400, 'The multipart request body is malformed.'))
-      return
-    }
-    const pairs: string[] = []
-    const files: { name: string; file: UploadedFile }[] = []
-    let pending = 0
-    let closed = false
-    let size = 0
-    let failed = false
-    const fail = (error: HttpError) => {
-      if (failed) return
-      failed = true
-      req.unpipe(parser)
-      req.resume()
-      reject(error)
-    }
-    parser.on('field', (name, value, info) => {
-      size += name.length + value.length
-      if (info.valueTruncated || size > limit)
-        return fail(new HttpError(413, messages.bodyTooLarge))
-      pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
-    })
-    const finish = () => {
-      if (failed || !closed || pending > 0) return
-      const body = parseQueryString(pairs.join('&'))
-      for (const { name, file } of files)
-        if (!setAtPath(body, name, file))
-          return fail(new HttpError(400, 'The multipart request body is malformed.'))
-      resolve(body)
-    }
-    parser.on('file', (name, stream, info) => {
-      if (!options.maxFileSize) {
-        stream.resume()
-        return
-      }
-      pending++
-      const chunks: Buffer[] = []
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
-      stream.on('close', () => {
-        pending--
-        const data = Buffer.concat(chunks)
-        const truncated = stream.truncated || data.length > options.maxFileSize!
-        files.push({
-          name,
-          file: new UploadedFile(
-            info.filename ?? '',
-            info.mimeType,
-            truncated ? Buffer.alloc(0) : data,
-            truncated,
-          ),
-        })
-        finish()
-      })
-    })
-    parser.on('filesLimit', () => fail(new HttpError(400, 'File uploads are not accepted here.')))
-    parser.on('fieldsLimit', () => fail(new HttpError(413, messages.bodyTooLarge)))
-    parser.on('error', () => fail(new HttpError(400, 'The multipart request body is malformed.')))
-    parser.on('close', () => {
-      closed = true
-      finish()
-    })
-    req.pipe(parser)
-  })
 
 /**
  * Refuses a query string or path holding U+0000: PostgreSQL cannot store it in text, and the
@@ -151,43 +79,195 @@ export const refuseNulCharacters = (value: unknown): void => {
   }
 }
 
+type Parser = ReturnType<typeof koaBody>
+
+/** An upload as it arrives: kept in memory up to one byte past the route's limit. */
+class MemoryUpload extends Writable {
+  readonly chunks: Buffer[] = []
+  size = 0
+  constructor(private readonly keep: number) {
+    super()
+  }
+  override _write(chunk: Buffer, _encoding: string, done: () => void) {
+    this.size += chunk.length
+    if (this.size <= this.keep) this.chunks.push(chunk)
+    done()
+  }
+}
+
+interface Parsing {
+  uploads: Map<object, MemoryUpload>
+  refusedFile: boolean
+}
+
+const MALFORMED_MULTIPART = 'The multipart request body is malformed.'
+
+/** koa-body's and formidable's errors as passbolt's answers. */
+const bodyError = (error: unknown): HttpError => {
+  const { status, httpCode, code } = error as { status?: number; httpCode?: number; code?: number }
+  const http = status ?? httpCode
+  if (http === 413) return new HttpError(413, messages.bodyTooLarge)
+  if (http === 415) return new HttpError(415, messages.unsupportedMediaType)
+  // formidable's own codes: 1000-1099.
+  if (typeof code === 'number' && code >= 1000 && code < 1100)
+    return new HttpError(400, MALFORMED_MULTIPART)
+  if (error instanceof SyntaxError || (error as { type?: string }).type === 'entity.parse.failed')
+    return new HttpError(400, messages.malformedJson)
+  return new HttpError(400, 'The request body could not be read.')
+}
+
+const PARSED_METHODS = [
+  HttpMethodEnum.POST,
+  HttpMethodEnum.PUT,
+  HttpMethodEnum.PATCH,
+  HttpMethodEnum.DELETE,
+]
+
+/** JSON and URL-encoded bodies: one parser per limit, shared by every request. */
+const parsers = new Map<number, Parser>()
+const parserFor = (limit: number): Parser => {
+  let parser = parsers.get(limit)
+  if (!parser) {
+    parser = koaBody({
+      json: true,
+      urlencoded: true,
+      text: false,
+      multipart: false,
+      jsonTypes: ['json', '+json'],
+      jsonStrict: false,
+      jsonLimit: limit,
+      formLimit: limit,
+      queryString: QUERY_STRING_OPTIONS,
+      parsedMethods: PARSED_METHODS,
+    })
+    parsers.set(limit, parser)
+  }
+  return parser
+}
+
+/** Multipart bodies: a parser of the request's own, since it keeps that request's uploads. */
+const multipartParser = (limit: number, maxFileSize: number, state: Parsing): Parser =>
+  koaBody({
+    json: false,
+    urlencoded: false,
+    text: false,
+    multipart: true,
+    parsedMethods: PARSED_METHODS,
+    formidable: {
+      maxFields: 100,
+      maxFieldsSize: limit,
+      // The route's own limit marks the file (MemoryUpload); this one only stops a flood.
+      maxFileSize: limit + maxFileSize,
+      maxTotalFileSize: limit + maxFileSize,
+      allowEmptyFiles: true,
+      minFileSize: 0,
+      filter: () => {
+        if (maxFileSize > 0) return true
+        state.refusedFile = true
+        return false
+      },
+      fileWriteStreamHandler: (file?: object) => {
+        const upload = new MemoryUpload(maxFileSize)
+        if (file) state.uploads.set(file, upload)
+        return upload
+      },
+    },
+  })
+
+/** A formidable file as the route sees it. */
+const uploadedFile = (file: object, upload: MemoryUpload | undefined, maxFileSize: number) => {
+  const { originalFilename, mimetype } = file as { originalFilename?: string; mimetype?: string }
+  const truncated = !upload || upload.size > maxFileSize
+  return new UploadedFile(
+    originalFilename ?? '',
+    mimetype ?? '',
+    truncated ? Buffer.alloc(0) : Buffer.concat(upload.chunks),
+    truncated,
+  )
+}
+
+/** The multipart fields and files koa-body read, as one object nested the way qs nests names. */
+const nestMultipart = (
+  fields: Record<string, unknown>,
+  files: Record<string, unknown>,
+  state: Parsing,
+  maxFileSize: number,
+) => {
+  const pairs: string[] = []
+  for (const [name, value] of Object.entries(fields))
+    for (const item of Array.isArray(value) ? value : [value])
+      pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(item))}`)
+  const body = parseQueryString(pairs.join('&'))
+  for (const [name, value] of Object.entries(files)) {
+    const list = Array.isArray(value) ? value : [value]
+    if (list.length !== 1) throw new HttpError(400, MALFORMED_MULTIPART)
+    const file = uploadedFile(list[0] as object, state.uploads.get(list[0] as object), maxFileSize)
+    if (!setAtPath(body, name, file)) throw new HttpError(400, MALFORMED_MULTIPART)
+  }
+  return body
+}
+
 export const readBody = async (
-  req: IncomingMessage,
+  ctx: Context,
   limit: number,
   multipart: boolean | MultipartOptions = false,
 ): Promise<unknown> => {
+  const req = ctx.req
   if (!hasBody(req)) return undefined
   const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
   const json = type === 'application/json' || type.endsWith('+json')
   const form = type === 'application/x-www-form-urlencoded'
-  if (multipart && type === 'multipart/form-data') {
-    const options = multipart === true ? {} : multipart
-    // A file may be as large as the route allows, whatever the general limit.
-    const total = limit + (options.maxFileSize ?? 0)
-    if (Number(req.headers['content-length'] ?? 0) > total) {
-      req.resume()
-      throw new HttpError(413, messages.bodyTooLarge)
-    }
-    return readMultipart(req, total, options)
-  }
-  if (!json && !form) {
+  const isMultipart = multipart !== false && type === 'multipart/form-data'
+  const options = isMultipart
+    ? multipart === true
+      ? {}
+      : (multipart as MultipartOptions)
+    : undefined
+  if (!json && !form && !isMultipart) {
     req.resume()
     throw new HttpError(415, messages.unsupportedMediaType)
   }
-  let text: string
-  try {
-    text = await getRawBody(req, { limit, encoding: 'utf8', length: req.headers['content-length'] })
-  } catch (error) {
-    const status = (error as { status?: number }).status
-    if (status === 413) throw new HttpError(413, messages.bodyTooLarge)
-    if (status === 415) throw new HttpError(415, messages.unsupportedMediaType)
-    throw new HttpError(400, 'The request body could not be read.')
+  if (options && Number(req.headers['content-length'] ?? 0) > limit + (options.maxFileSize ?? 0)) {
+    req.resume()
+    throw new HttpError(413, messages.bodyTooLarge)
   }
-  if (form) return parseQueryString(text)
-  if (text.trim() === '') return undefined
+  const state: Parsing = { uploads: new Map(), refusedFile: false }
+  const parser = options
+    ? multipartParser(limit, options.maxFileSize ?? 0, state)
+    : parserFor(limit)
+  const request = ctx.request as typeof ctx.request & { body?: unknown; files?: unknown }
   try {
-    return JSON.parse(text)
-  } catch {
-    throw new HttpError(400, messages.malformedJson)
+    await parser(ctx, async () => {})
+  } catch (error) {
+    req.resume()
+    throw bodyError(error)
+  }
+  if (options) {
+    if (state.refusedFile) throw new HttpError(400, 'File uploads are not accepted here.')
+    return nestMultipart(
+      (request.body ?? {}) as Record<string, unknown>,
+      (request.files ?? {}) as Record<string, unknown>,
+      state,
+      options.maxFileSize ?? 0,
+    )
+  }
+  const body = request.body
+  if (json) refuseReservedKeys(body)
+  return body === '' ? undefined : body
+}
+
+/**
+ * Refuses a JSON body holding a reserved key at any depth, before a validator, a handler or the
+ * ORM sees it. (qs drops them from forms and query strings: `allowPrototypes: false`.)
+ */
+export const refuseReservedKeys = (value: unknown): void => {
+  const pending = [value]
+  while (pending.length > 0) {
+    const item = pending.pop()
+    if (item === null || typeof item !== 'object') continue
+    for (const key of Object.keys(item)) {
+      if (RESERVED_KEYS.has(key)) throw new HttpError(400, messages.reservedKey(key))
+      pending.push((item as Record<string, unknown>)[key])
+    }
   }
 }

@@ -1,6 +1,7 @@
 // Server configuration from environment variables and an optional JSON file, validated once at
 // start: one line per bad value, naming the variable or the file's field.
 import { existsSync, readFileSync } from 'node:fs'
+import { isIP } from 'node:net'
 import { resolve } from 'node:path'
 import { z } from 'zod'
 
@@ -13,6 +14,20 @@ const bytes = z
   })
 
 const port = z.coerce.number().int().min(0).max(65535)
+
+const addressList = z.array(
+  z.string().refine((entry) => {
+    const [ip, bits, extra] = entry.split('/')
+    const version = isIP(ip)
+    if (!version || extra !== undefined) return false
+    if (bits === undefined) return true
+    const n = Number(bits)
+    return /^\d+$/.test(bits) && n <= (version === 4 ? 32 : 128)
+  }, 'addresses or CIDR ranges, such as 127.0.0.1,10.0.0.0/8,::1'),
+)
+
+/** Fields given as comma lists in environment variables. */
+const LIST_FIELDS = new Set(['disabledPlugins', 'metricsAllowFrom', 'trustedProxies'])
 
 export const configSchema = z.strictObject({
   host: z.string().min(1).default('127.0.0.1'),
@@ -56,6 +71,21 @@ export const configSchema = z.strictObject({
   requestTimeout: z.coerce.number().int().min(1).max(3600).default(30),
   /** Failed one-time passwords allowed since the last sign-in before the user is signed out. */
   mfaMaxAttempts: z.coerce.number().int().min(1).max(100).default(4),
+  /** Addresses and CIDR ranges that may read `GET /metrics`; empty turns it off. */
+  metricsAllowFrom: addressList.default(['127.0.0.1', '::1']),
+  /**
+   * Reverse proxies (addresses and CIDR ranges) whose X-Forwarded-For and X-Forwarded-Proto are
+   * believed; nobody's by default.
+   */
+  trustedProxies: addressList.default([]),
+  /** PEM certificate (with its chain) and key: the server then speaks HTTPS itself. */
+  tlsCert: z.string().min(1).optional(),
+  tlsKey: z.string().min(1).optional(),
+  /**
+   * How a new organisation keeps its items' metadata: `v5` (encrypted, passbolt 5's default)
+   * has the first administrator's extension set encrypted metadata up; `v4` keeps it in clear.
+   */
+  metadataNewOrganisations: z.enum(['v4', 'v5']).default('v5'),
 })
 
 export type ServerConfig = z.output<typeof configSchema> & { appUrl: string }
@@ -86,6 +116,11 @@ export const ENV: Record<keyof z.input<typeof configSchema>, string> = {
   authRateLimitPerAddress: 'KEYWARD_AUTH_RATE_LIMIT_PER_ADDRESS',
   requestTimeout: 'KEYWARD_REQUEST_TIMEOUT',
   mfaMaxAttempts: 'KEYWARD_MFA_MAX_ATTEMPTS',
+  metricsAllowFrom: 'KEYWARD_METRICS_ALLOW_FROM',
+  trustedProxies: 'KEYWARD_TRUSTED_PROXIES',
+  tlsCert: 'KEYWARD_TLS_CERT',
+  tlsKey: 'KEYWARD_TLS_KEY',
+  metadataNewOrganisations: 'KEYWARD_METADATA_NEW_ORGANISATIONS',
 }
 
 export class ConfigError extends Error {
@@ -117,13 +152,12 @@ export const loadConfig = (options: LoadConfigOptions = {}): ServerConfig => {
   for (const [field, name] of Object.entries(ENV)) {
     const value = env[name]
     if (value === undefined || value === '') continue
-    fromEnv[field] =
-      field === 'disabledPlugins'
-        ? value
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean)
-        : value
+    fromEnv[field] = LIST_FIELDS.has(field)
+      ? value
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : value
   }
   const overrides = Object.fromEntries(
     Object.entries(options.overrides ?? {}).filter(([, v]) => v !== undefined),
@@ -143,12 +177,18 @@ export const loadConfig = (options: LoadConfigOptions = {}): ServerConfig => {
     throw new ConfigError(lines.join('\n'))
   }
   const config = result.data
+  if (Boolean(config.tlsCert) !== Boolean(config.tlsKey))
+    throw new ConfigError(
+      `${config.tlsCert ? ENV.tlsKey : ENV.tlsCert}: HTTPS needs both a certificate and its key`,
+    )
   const dataDir = resolve(cwd, config.dataDir)
   return {
     ...config,
     dataDir,
+    tlsCert: config.tlsCert && resolve(cwd, config.tlsCert),
+    tlsKey: config.tlsKey && resolve(cwd, config.tlsKey),
     appUrl:
       config.appUrl ??
-      `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}/`,
+      `${config.tlsCert ? 'https' : 'http'}://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}/`,
   }
 }

@@ -7,6 +7,7 @@ export const messages = {
   adminOnly: 'Access restricted to administrators.',
   notFound: 'Not Found',
   methodNotAllowed: 'Method Not Allowed',
+  httpsRequired: 'This server is reached over HTTPS only.',
   internal: 'An Internal Error Has Occurred.',
   malformedJson: 'The request body is not valid JSON.',
   nulCharacter: 'The request holds a null character (U+0000), which cannot be stored.',
@@ -15,9 +16,11 @@ export const messages = {
   emptyBody: 'The request data can not be empty.',
   apiV1: 'API v1 support is deprecated in this version.',
   validation: 'Could not validate the request data.',
+  databaseUnavailable: 'The service is unavailable for a moment. Please try again.',
   concurrentChange: 'The data was changed by another request at the same time. Please try again.',
   jwtRouteRefused: (route: string) =>
     `The route ${route} is not permitted with JWT authentication.`,
+  reservedKey: (key: string) => `The request holds a key named ${key}, which is not accepted.`,
   modelNotFound: (model: string) => `The ${model} does not exist.`,
   invalidUuid: (model: string) => `The ${model} identifier should be a valid UUID.`,
 } as const

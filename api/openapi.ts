@@ -1,5 +1,6 @@
 // Builds the OpenAPI 3.1 document from the route declarations of the enabled plugins, so the
 // reference always matches what the server validates.
+import { createHash } from 'node:crypto'
 import { z } from 'zod'
 import { messages as csrfMessages } from './auth/csrf.ts'
 import { messages } from './errors.ts'
@@ -30,13 +31,49 @@ const dropFormatPatterns = (node: unknown): void => {
   for (const value of Object.values(record)) dropFormatPatterns(value)
 }
 
+/**
+ * Definitions a recursive schema (a comment thread) refers to, moved from the schema's own
+ * `$defs` into `components.schemas` under a name taken from their content, where the document's
+ * references can reach them.
+ */
+let recursiveDefinitions: Record<string, unknown> = {}
+
+const hoistDefinitions = (schema: Record<string, unknown>) => {
+  const defs = schema.$defs as Record<string, unknown> | undefined
+  if (!defs) return schema
+  delete schema.$defs
+  const names = new Map(
+    Object.entries(defs).map(([name, def]) => [
+      `#/$defs/${name}`,
+      `recursive_${createHash('sha256').update(JSON.stringify(def)).digest('hex').slice(0, 10)}`,
+    ]),
+  )
+  const rewrite = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return
+    if (Array.isArray(node)) {
+      for (const item of node) rewrite(item)
+      return
+    }
+    const record = node as Record<string, unknown>
+    if (typeof record.$ref === 'string' && names.has(record.$ref))
+      record.$ref = `#/components/schemas/${names.get(record.$ref)}`
+    for (const value of Object.values(record)) rewrite(value)
+  }
+  rewrite(schema)
+  for (const [name, def] of Object.entries(defs)) {
+    rewrite(def)
+    recursiveDefinitions[names.get(`#/$defs/${name}`) as string] = def
+  }
+  return schema
+}
+
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
   const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<
     string,
     unknown
   >
   dropFormatPatterns(rest)
-  return rest
+  return hoistDefinitions(rest)
 }
 
 const header = {
@@ -272,6 +309,7 @@ const operation = (plugin: Plugin, route: Route) => {
 }
 
 export const buildOpenApi = (plugins: readonly Plugin[]) => {
+  recursiveDefinitions = {}
   const paths: Record<string, Record<string, unknown>> = {}
   for (const plugin of plugins)
     for (const route of plugin.routes ?? []) {
@@ -293,6 +331,7 @@ export const buildOpenApi = (plugins: readonly Plugin[]) => {
     paths,
     components: {
       schemas: {
+        ...recursiveDefinitions,
         header,
         validationErrors: {
           type: 'object',

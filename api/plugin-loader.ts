@@ -28,6 +28,27 @@ const checkRoute = (plugin: Plugin, route: Route) => {
         throw new PluginError(`${where}: contain "${name}" requires undeclared "${required}"`)
 }
 
+/** The plugin with its routes' contains lent by disabled plugins left out. */
+const withoutDisabledContains = (plugin: Plugin, disabled: readonly string[]): Plugin => {
+  const lentByDisabled = (route: Route) =>
+    Object.values(route.query?.contain ?? {}).some(
+      (spec) => spec.plugin !== undefined && disabled.includes(spec.plugin),
+    )
+  if (!plugin.routes?.some(lentByDisabled)) return plugin
+  return {
+    ...plugin,
+    routes: plugin.routes.map((route) => {
+      if (!lentByDisabled(route) || !route.query?.contain) return route
+      const contain = Object.fromEntries(
+        Object.entries(route.query.contain).filter(
+          ([, spec]) => spec.plugin === undefined || !disabled.includes(spec.plugin),
+        ),
+      )
+      return { ...route, query: { ...route.query, contain } }
+    }),
+  }
+}
+
 /**
  * Keeps the enabled plugins and orders them so each comes after what it depends on.
  * Throws on a dependency that is missing or disabled, on a cycle, and on a bad route.
@@ -47,6 +68,12 @@ export const assemblePlugins = (
     if (state.get(plugin.name) === 'visiting')
       throw new PluginError(`plugin dependency cycle: ${[...chain, plugin.name].join(' -> ')}`)
     state.set(plugin.name, 'visiting')
+    for (const dependency of plugin.reads ?? []) {
+      const target = byName.get(dependency)
+      if (!target)
+        throw new PluginError(`plugin "${plugin.name}" reads unknown plugin "${dependency}"`)
+      if (!disabled.includes(dependency)) visit(target, [...chain, plugin.name])
+    }
     for (const dependency of plugin.dependsOn ?? []) {
       const target = byName.get(dependency)
       if (!target)
@@ -62,8 +89,9 @@ export const assemblePlugins = (
   }
   for (const plugin of enabled) visit(plugin, [])
 
+  const lent = ordered.map((plugin) => withoutDisabledContains(plugin, disabled))
   const seen = new Map<string, string>()
-  for (const plugin of ordered)
+  for (const plugin of lent)
     for (const route of plugin.routes ?? []) {
       checkRoute(plugin, route)
       const key = `${route.method} ${route.path}`
@@ -72,5 +100,5 @@ export const assemblePlugins = (
         throw new PluginError(`route ${key} is declared by both "${owner}" and "${plugin.name}"`)
       seen.set(key, plugin.name)
     }
-  return ordered
+  return lent
 }

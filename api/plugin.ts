@@ -1,6 +1,6 @@
 // The plugin contract: what a plugin declares (routes, entities, settings flags, hooks) and the
 // shape of a route, which the pipeline, the OpenAPI document and the loader all read.
-import type { EntityManager, Knex } from '@mikro-orm/postgresql'
+import type { EntityManager } from '@mikro-orm/postgresql'
 import type { Command } from 'commander'
 import type { z } from 'zod'
 import type { AppContext } from './app.ts'
@@ -8,7 +8,7 @@ import type { AuthUser } from './auth/user.ts'
 import type { MultipartOptions } from './body.ts'
 import type { Pagination } from './envelope.ts'
 import type { SmtpServer } from './mailer.ts'
-import type { AnyEntitySchema } from './orm.ts'
+import type { AnyEntitySchema, MigrationEntry } from './orm.ts'
 import type { ParsedQuery, QueryOptions } from './query.ts'
 
 /** Who may call a route. There is no default: a route without it fails at boot. */
@@ -27,9 +27,9 @@ export interface RequestContext {
     get(name: string): string | undefined
     set(name: string, value: string | null, options?: CookieOptions): unknown
   }
-  /** The client address (socket peer; no proxy headers are trusted). */
+  /** The client address: the socket peer, or what a configured proxy forwarded. */
   ip: string
-  /** Whether the request came over TLS (for cookie `Secure`). */
+  /** Whether the client's connection is TLS, to us or to a configured proxy (cookie `Secure`). */
   secure: boolean
   /** The request's one EntityManager, forked by the core when the request arrives. */
   em: EntityManager
@@ -51,12 +51,18 @@ export interface CookieOptions {
   overwrite?: boolean
 }
 
-export interface HandlerInput<Params, Body, Granted = unknown> {
+/**
+ * Who calls a route with this access: always someone on `user` and `admin` routes (the pipeline
+ * refuses a guest before the handler runs), maybe nobody on public ones.
+ */
+export type Caller<A extends Access> = A extends 'public' ? AuthUser | undefined : AuthUser
+
+export interface HandlerInput<Params, Body, Granted = unknown, A extends Access = Access> {
   params: Params
   query: ParsedQuery
   body: Body
-  /** The signed-in user; undefined for guests on public routes. */
-  user: AuthUser | undefined
+  /** The signed-in user; undefined only for guests on public routes. */
+  user: Caller<A>
   /** The request's EntityManager; inside the transaction when the route declares one. */
   em: EntityManager
   app: AppContext
@@ -128,6 +134,11 @@ export interface ContainSpec {
   requires?: readonly string[]
   /** On unless the request says `contain[name]=0`. @default false */
   default?: boolean
+  /**
+   * The plugin that lends this contain to another plugin's route (favourites lend `favorite` to
+   * resources): when it is disabled, the contain is not offered.
+   */
+  plugin?: string
 }
 
 export interface ContainContext {
@@ -138,10 +149,20 @@ export interface ContainContext {
   contain: Readonly<Record<string, boolean>>
 }
 
+/**
+ * The caller of a contain that loads what is theirs (favourites, secrets, tags). Such contains
+ * are declared on authenticated routes only, so a missing caller is a declaration mistake.
+ */
+export const callerOf = (context: ContainContext): AuthUser => {
+  if (!context.user) throw new Error('this contain is declared on a route without a caller')
+  return context.user
+}
+
 export interface Route<
   P extends z.ZodType = z.ZodType,
   B extends z.ZodType = z.ZodType,
   G = unknown,
+  A extends Access = Access,
 > {
   method: Method
   /** passbolt path with the `.json` suffix and `{param}` placeholders, e.g. `/roles/{id}.json`. */
@@ -151,7 +172,7 @@ export interface Route<
   summary: string
   /** What the operation does, for the API reference: what it changes, and when it refuses. */
   description?: string
-  auth: Access
+  auth: A
   /**
    * What the caller may touch. `'none'` when `auth` alone decides (public routes, routes that
    * only touch the caller's own data, administrator routes); the declaration should say why in
@@ -194,16 +215,20 @@ export interface Route<
    * client address, with a higher ceiling per address (sign-in and token routes).
    */
   throttle?: { account?: (input: { params: z.output<P>; body: z.output<B> }) => string | undefined }
-  handler: (input: HandlerInput<z.output<P>, z.output<B>, G>) => unknown
+  handler: (input: HandlerInput<z.output<P>, z.output<B>, G, A>) => unknown
 }
 
-/** Typing helper: infers params, body and granted types from the declaration. */
+/**
+ * Typing helper: infers params, body, granted and caller types from the declaration (a handler
+ * of a `user` or `admin` route gets a caller that is never undefined).
+ */
 export const defineRoute = <
   P extends z.ZodType = z.ZodType,
   B extends z.ZodType = z.ZodType,
   G = unknown,
+  A extends Access = Access,
 >(
-  route: Route<P, B, G>,
+  route: Route<P, B, G, A>,
 ): Route => route as unknown as Route
 
 /** Flags a plugin adds under `passbolt.plugins` of /settings.json. */
@@ -216,8 +241,33 @@ export interface SettingsFlags {
 
 export interface Plugin {
   name: string
+  /** Plugins this one cannot run without: disabling one of them refuses to boot. */
   dependsOn?: readonly string[]
+  /**
+   * Plugins whose exports this one calls when they are there, but which may be disabled: their
+   * tables exist whatever the configuration (their migrations always apply), so reads and
+   * cleanups of that data stay right, while what they lend this plugin's routes (contains)
+   * goes with them. Enabled ones start before this one, as dependencies do.
+   */
+  reads?: readonly string[]
   entities?: readonly AnyEntitySchema[]
+  /**
+   * The tables this plugin owns that none of its entities maps (it reaches them with the query
+   * builder). A plugin owns its entities' tables too. Only the owner writes a table; another
+   * plugin names it only when it depends on or reads the owner.
+   */
+  tables?: readonly string[]
+  /**
+   * Views this plugin declares over its tables for other plugins to read: the columns it lets
+   * them see. Any plugin may name them in its SQL; only the owner's migrations create them.
+   */
+  views?: readonly string[]
+  /**
+   * The migrations that create and change this plugin's tables, named
+   * `Migration<yyyymmddhhmmss><What>` so that every plugin's and the core's apply in one order.
+   * They apply whether or not the plugin is enabled, so the schema never depends on the config.
+   */
+  migrations?: readonly MigrationEntry[]
   routes?: readonly Route[]
   settings?: (app: AppContext) => SettingsFlags
   /** Resolves the caller from the request, e.g. from a session cookie. First match wins. */
@@ -242,10 +292,11 @@ export interface Plugin {
    * route tells the client, whichever plugin provides them.
    */
   pendingSecondFactors?: (em: EntityManager, userId: string, app: AppContext) => Promise<string[]>
-  /** The plugin's part in deleting users and groups. */
-  deletion?: DeletionHooks
-  /** What the plugin adds to the user directory's answers (filters and contains it owns). */
-  userDirectory?: UserDirectoryHooks
+  /**
+   * What the plugin lends to other plugins' extension points (e.g. its part in deleting a user),
+   * each made by the owner's `point.provide(...)`.
+   */
+  extensions?: readonly Extension[]
   /**
    * Follows who can read which items, whatever changed it (a share, a group membership): the
    * plugin updates what it keeps per user and item, inside the change's transaction. One call
@@ -276,8 +327,23 @@ export interface Plugin {
   init?: (app: AppContext) => Promise<void>
   /** Releases what `init` opened (connections, timers); runs at shutdown, in reverse order. */
   shutdown?: (app: AppContext) => Promise<void>
+  /**
+   * Work to do every so often (purging expired rows, sending notices): run once a period across
+   * all the API processes on the database, whichever gets to it first.
+   */
+  jobs?: readonly ScheduledJob[]
   /** Adds subcommands to the `api` CLI; `withApp` boots the server's parts around its work. */
   commands?: (program: Command, withApp: WithApp) => void
+}
+
+/** A periodic job of a plugin. */
+export interface ScheduledJob {
+  /** Unique across plugins, e.g. `auth.purge-expired`. */
+  name: string
+  /** The period: the job starts at most once in it, in any process. */
+  everyMs: number
+  /** The work, in one transaction. */
+  run(em: EntityManager, app: AppContext): Promise<void>
 }
 
 /** Boots the server's parts (migrating unless told not to), runs `work`, shuts them down. */
@@ -300,84 +366,6 @@ export interface MailHooks {
 /** Healthcheck fields by domain; nested objects are merged one level deep. */
 export type HealthcheckFields = Record<string, Record<string, unknown>>
 
-/**
- * A plugin's part in the user directory (`GET /users.json`, `GET /users/{id}.json`), as
- * passbolt's plugins extend its users index: the users plugin declares the filter or contain
- * and asks every plugin that provides it.
- */
-export interface UserDirectoryHooks {
-  /**
-   * Narrows the users query for a filter (e.g. `has-access`), inside the list's one statement;
-   * may first check the caller may use it (and throw the refusal).
-   */
-  filters?: Record<
-    string,
-    (input: {
-      query: Knex.QueryBuilder
-      knex: Knex
-      value: unknown
-      user: AuthUser
-      em: EntityManager
-    }) => Promise<void>
-  >
-  /** Fills a contain (e.g. `is_mfa_enabled`) on every user row, with one query for all. */
-  contains?: Record<
-    string,
-    (rows: ({ id: string } & Record<string, unknown>)[], context: ContainContext) => Promise<void>
-  >
-}
-
-/** A user or a group being deleted. */
-export interface DeletionSubject {
-  kind: 'User' | 'Group'
-  id: string
-}
-
-/**
- * A plugin's part in deleting a user or a group: what blocks it and what it cleans up. The
- * plugin that deletes calls every plugin's hooks inside its transaction: first all `blockers`
- * (merged, the deletion is refused when any is non-empty), then every `cleanup` in reverse
- * plugin order (so a plugin cleans up before the plugins it depends on).
- */
-export interface DeletionHooks {
-  /**
-   * Reasons the deletion must not happen, nested as passbolt nests them in its error body, e.g.
-   * `{resources: {sole_owner: [...]}}` or `{groups: {sole_manager: [...]}}`; `{}` for none.
-   */
-  blockers?: (
-    em: EntityManager,
-    subject: DeletionSubject,
-    app: AppContext,
-  ) => Promise<Record<string, Record<string, unknown[]>>>
-  /**
-   * Hands over what the subject alone holds, as the deletion request asks, before the blockers
-   * are checked; throws (400) when the transfer does not match what blocks the deletion.
-   */
-  transfer?: (
-    em: EntityManager,
-    subject: DeletionSubject,
-    transfer: DeletionTransfer,
-    app: AppContext,
-    actorId: string,
-  ) => Promise<void>
-  /** Removes or reassigns what the plugin holds for the subject; `actorId` is who deletes. */
-  cleanup?: (
-    em: EntityManager,
-    subject: DeletionSubject,
-    app: AppContext,
-    actorId?: string,
-  ) => Promise<void>
-}
-
-/**
- * passbolt's `transfer` in a deletion request: permissions (by id, with their item) to make
- * owner, group memberships (by id, with their group) to make manager.
- */
-export interface DeletionTransfer {
-  owners?: { id: string; aco_foreign_key: string }[]
-  managers?: { id: string; group_id: string }[]
-}
-
 /** Users who gained or lost the ability to read an item (a resource or a folder). */
 export interface AccessChange {
   aco: 'Resource' | 'Folder'
@@ -385,6 +373,33 @@ export interface AccessChange {
   gained: readonly string[]
   lost: readonly string[]
 }
+
+/** What a plugin lends to an extension point: the point's name and the hooks. */
+export interface Extension {
+  point: string
+  hooks: unknown
+}
+
+/**
+ * A place where a plugin lets others take part in its domain (the users plugin's directory
+ * filters and deletion hooks): the owner declares it and reads it, the others `provide` to it
+ * in their `extensions`. The core knows no domain's hooks, only this.
+ */
+export interface ExtensionPoint<T> {
+  provide(hooks: T): Extension
+  /** What these plugins (the enabled ones: `app.plugins`) provide, in plugin order. */
+  of(plugins: readonly Plugin[]): T[]
+}
+
+export const extensionPoint = <T>(name: string): ExtensionPoint<T> => ({
+  provide: (hooks) => ({ point: name, hooks }),
+  of: (plugins) =>
+    plugins.flatMap((plugin) =>
+      (plugin.extensions ?? [])
+        .filter((extension) => extension.point === name)
+        .map((extension) => extension.hooks as T),
+    ),
+})
 
 /** Typing helper for a plugin's `index.ts`. */
 export const definePlugin = (plugin: Plugin): Plugin => plugin

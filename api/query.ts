@@ -58,13 +58,16 @@ const toBoolean = (value: unknown): boolean | undefined => {
 /** Values one query parameter may list; qs makes a longer list an object with numbered keys. */
 const MAX_LIST = 200
 
+/** How query strings and URL-encoded bodies nest (`filter[has-id][]`, `profile[first_name]`). */
+export const QUERY_STRING_OPTIONS = {
+  depth: 3,
+  arrayLimit: MAX_LIST,
+  parameterLimit: 1000,
+  allowPrototypes: false,
+} as const
+
 export const parseQueryString = (raw: string): Record<string, unknown> =>
-  qs.parse(raw, {
-    depth: 3,
-    arrayLimit: MAX_LIST,
-    parameterLimit: 1000,
-    allowPrototypes: false,
-  }) as Record<string, unknown>
+  qs.parse(raw, QUERY_STRING_OPTIONS) as Record<string, unknown>
 
 /**
  * The contains in force: the route's defaults unless turned off, those asked for, and what

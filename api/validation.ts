@@ -1,7 +1,8 @@
 // Validates request parts with zod and turns failures into passbolt's error tree:
 // `{field: {rule: message}}`, nested for objects and array rows as CakePHP reports them.
-import type { z } from 'zod'
+import { z } from 'zod'
 import { badRequest, messages } from './errors.ts'
+import { UUID_SOURCE } from './uuid.ts'
 
 type Issue = z.core.$ZodIssue
 
@@ -53,6 +54,38 @@ export const ruleOf = (issue: Issue): [rule: string, message: string] => {
 
 type Tree = { [key: string]: Tree | string }
 
+/**
+ * Sets an own property, even one named `__proto__`: plain assignment of that name would replace
+ * the node's prototype instead, and walking into it would reach Object.prototype.
+ */
+const setOwn = (node: Tree, name: string, value: Tree | string) =>
+  Object.defineProperty(node, name, { value, enumerable: true, writable: true, configurable: true })
+
+/**
+ * Adds `rule: message` at `path` unless that rule is there already. Path segments are request
+ * keys (a strict schema reports `__proto__` or `constructor` as unrecognized), so the walk reads
+ * own properties only: an inherited one (`constructor`, `__proto__`) is never stepped into.
+ */
+const addToTree = (
+  tree: Tree,
+  path: readonly PropertyKey[],
+  rule: string,
+  message: string,
+): void => {
+  let node = tree
+  for (const key of path) {
+    const name = String(key)
+    const next = Object.hasOwn(node, name) ? node[name] : undefined
+    if (typeof next === 'object') node = next
+    else {
+      const created: Tree = {}
+      setOwn(node, name, created)
+      node = created
+    }
+  }
+  if (!Object.hasOwn(node, rule)) setOwn(node, rule, message)
+}
+
 /** Builds the nested error tree; array rows are keyed by index. */
 export const errorTree = (issues: Issue[]): Tree => {
   const tree: Tree = {}
@@ -62,16 +95,8 @@ export const errorTree = (issues: Issue[]): Tree => {
     const message = issue.message
     const keys =
       issue.code === 'unrecognized_keys' ? issue.keys.map((k) => [...issue.path, k]) : [issue.path]
-    for (const path of keys) {
-      let node = tree
-      for (const key of path) {
-        const name = String(key)
-        if (typeof node[name] !== 'object') node[name] = {}
-        node = node[name] as Tree
-      }
-      // The first failure per rule wins, as with CakePHP.
-      if (!(rule in node)) node[rule] = message
-    }
+    // The first failure per rule wins, as with CakePHP.
+    for (const path of keys) addToTree(tree, path, rule, message)
   }
   return tree
 }
@@ -91,6 +116,85 @@ export const validate = <S extends z.ZodType>(
   throw badRequest(message, errorTree(result.error.issues))
 }
 
+/** A UUID as passbolt accepts one in a request: any version, either case. */
+export const uuidText = z
+  .string()
+  .regex(new RegExp(`^${UUID_SOURCE}$`, 'i'))
+  .meta({ format: 'uuid' })
+
+/** CakePHP's boolean: true, false, 0, 1, '0', '1'. */
+export const cakeBoolean = z.union([z.boolean(), z.literal([0, 1, '0', '1'])])
+
+/** The JSON schema the API reference shows for `schema`, as a request part. */
+const documented = (schema: z.ZodType) => {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' })
+  return rest
+}
+
+/** How a field that must be sent is refused when it is not. */
+export interface Missing {
+  message: string
+  /** Whether `null` counts as not sent (else it is a wrong value). @default false */
+  orNull?: boolean
+}
+
+/**
+ * A field passbolt checks with one rule whatever is wrong with it (a number where a UUID is due
+ * breaks `uuid`, as a malformed string does): documented as `schema`, refused with that rule and
+ * message, as the services' row-by-row checks report them; with `missing`, one that must be sent
+ * is refused as `_required` when it is not.
+ */
+export const withRule = <S extends z.ZodType>(
+  schema: S,
+  rule: string,
+  message: string,
+  missing?: Missing,
+) =>
+  z
+    .unknown()
+    .superRefine((value, context) => {
+      const absent = value === undefined || (missing?.orNull === true && value === null)
+      if (absent) {
+        if (missing)
+          context.addIssue({
+            code: 'custom',
+            message: missing.message,
+            params: { rule: '_required' },
+          })
+      } else if (!schema.safeParse(value).success)
+        context.addIssue({ code: 'custom', message, params: { rule } })
+    })
+    .meta(documented(schema)) as unknown as z.ZodType<z.output<S> | undefined>
+
+/**
+ * A part a service checks itself, because passbolt answers its faults with messages that depend
+ * on more than the part (a tag list: a malformed row and a bad slug get different headers):
+ * documented as `schema`, accepted as sent here, and read only through that service's check.
+ */
+export const checkedLater = (schema: z.ZodType) =>
+  z.custom<unknown>(() => true).meta(documented(schema))
+
+const isRecord = (value: unknown) =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * A list row that must be an object: anything else is refused on one of its fields (`field`,
+ * with `rule` and `message`), as passbolt reports a malformed row; an object is checked by
+ * `schema`, field by field.
+ */
+export const rowOf = <S extends z.ZodType<unknown, Record<string, unknown>>>(
+  schema: S,
+  refusal: { field: string; rule: string; message: string },
+) =>
+  z
+    .custom<Record<string, unknown>>(isRecord, {
+      error: refusal.message,
+      params: { rule: refusal.rule },
+      path: [refusal.field],
+    })
+    .pipe(schema)
+    .meta(documented(schema))
+
 /**
  * An error tree built by hand, for checks a schema cannot express (rows that must exist, a
  * set that must match): `add(['permissions', 0, 'aro_foreign_key'], 'aro_exists', '…')`.
@@ -99,13 +203,7 @@ export class ErrorTree {
   readonly tree: Tree = {}
 
   add(path: readonly (string | number)[], rule: string, message: string): void {
-    let node = this.tree
-    for (const key of path) {
-      const name = String(key)
-      if (typeof node[name] !== 'object') node[name] = {}
-      node = node[name] as Tree
-    }
-    if (!(rule in node)) node[rule] = message
+    addToTree(this.tree, path, rule, message)
   }
 
   get empty(): boolean {

@@ -3,6 +3,7 @@
 // keys, and the figures read from /proc.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { get as httpGet } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -75,7 +76,8 @@ export const startApiProcess = (
   })
 
 export const stopProcess = async (child: ChildProcess) => {
-  if (child.exitCode !== null) return
+  // A process ended by a signal has no exit code, only the signal.
+  if (child.exitCode !== null || child.signalCode !== null) return
   child.kill('SIGTERM')
   await new Promise((resolve) => child.once('exit', resolve))
 }
@@ -123,4 +125,95 @@ export const rssMiB = (pid: number) =>
 export const cpuMs = (pid: number) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+}
+
+/** The machine's load averages over 1, 5 and 15 minutes, as `uptime` prints them. */
+export const loadAverage = () =>
+  readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(', ')
+
+/**
+ * The ceiling of the API benchmarks beside the bench's server: a bare Koa route doing one
+ * `SELECT 1` through the same kind of pool (`ceiling-server.ts`), on the next port.
+ */
+export const startCeiling = async (bench: BenchServer) => {
+  const port = Number(new URL(bench.base).port) + 1
+  const process = await startApiProcess(bench.env, {
+    args: [
+      join(root, 'bin/run.js'),
+      join(root, 'bench/ceiling-server.ts'),
+      String(port),
+      bench.databaseUrl,
+    ],
+  })
+  return { process, url: `http://127.0.0.1:${port}/` }
+}
+
+export interface Figures {
+  p50: number
+  p95: number
+  cpu: number
+  count: number
+  bytes: number
+  growth: number
+}
+
+/**
+ * A GET on a connection of its own: a connection kept alive after an answer that took longer
+ * than the server's header timeout (10 s, seen at load averages above 25) is closed by the
+ * server when the next request comes.
+ */
+const get = (url: string, headers: Record<string, string>) =>
+  new Promise<{ status: number; text: string }>((resolve, reject) => {
+    httpGet(url, { headers, agent: false }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('end', () =>
+        resolve({ status: response.statusCode!, text: Buffer.concat(chunks).toString() }),
+      )
+      response.on('error', reject)
+    }).on('error', reject)
+  })
+
+/** `runs` sequential requests after two warm-ups; the RSS growth is the peak over the RSS before. */
+export const measure = async (
+  server: ChildProcess,
+  url: string,
+  headers: Record<string, string>,
+  runs: number,
+): Promise<Figures> => {
+  const before = rssMiB(server.pid!)
+  let peak = before
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssMiB(server.pid!))
+  }, 10)
+  const times: number[] = []
+  let cpu = 0
+  let bytes = 0
+  let count = 0
+  try {
+    for (let i = 0; i < runs + 2; i++) {
+      const cpuBefore = cpuMs(server.pid!)
+      const started = performance.now()
+      const { status, text } = await get(url, headers)
+      const elapsed = performance.now() - started
+      if (status !== 200) throw new Error(`${url}: ${status} ${text.slice(0, 200)}`)
+      if (i >= 2) {
+        times.push(elapsed)
+        cpu += cpuMs(server.pid!) - cpuBefore
+      }
+      bytes = text.length
+      const body = JSON.parse(text).body
+      count = Array.isArray(body) ? body.length : 1
+    }
+  } finally {
+    clearInterval(sampler)
+  }
+  return {
+    p50: percentile(times, 0.5),
+    p95: percentile(times, 0.95),
+    cpu: cpu / runs,
+    count,
+    bytes,
+    growth: peak - before,
+  }
 }

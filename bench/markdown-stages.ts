@@ -1,26 +1,23 @@
-// Benchmark: where one page's build time goes, on one core, over the synthetic corpus: the
-// markdown-it parser against remark-parse (with GFM and directives), the whole Markdown pipeline
-// with each, each step of the pipeline after the parser, and React page rendering.
+// Benchmark: where one page's build time goes, on one core, over the synthetic corpus: parsing
+// (remark-parse with GFM and directives), the whole Markdown pipeline, each step of the pipeline
+// after the parser, and React page rendering.
 // Usage: node bin/run.js bench/markdown-stages.ts [--pages 400]
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import type { Root as HastRoot } from 'hast'
-import { toHtml } from 'hast-util-to-html'
 import type { Root as MdastRoot } from 'mdast'
 import { type Plugin, type Processor, unified } from 'unified'
 import type { Node } from 'unist'
 import { VFile } from 'vfile'
-import { listMarkdownFiles } from '../cli/content.ts'
+import { listMarkdownFiles } from '../cli/content/content.ts'
+import { docPageModel } from '../cli/content/pages.ts'
 import { normalizeDirectiveTitles } from '../cli/markdown/directive-titles.ts'
-import { parseMarkdown } from '../cli/markdown/parser.ts'
-import { createProcessor, renderMarkdown } from '../cli/markdown.ts'
-import { docPageModel } from '../cli/pages.ts'
-import { renderDoc } from '../cli/render-doc.ts'
-import { siteConfigSchema } from '../cli/site-config.ts'
+import { createProcessor, renderMarkdown } from '../cli/markdown/pipeline.ts'
+import { renderDoc } from '../cli/render/render-doc.ts'
+import { siteConfigSchema } from '../model/site-config.ts'
 import { renderPage } from '../templates/render.tsx'
-import { remarkParser } from '../test/cli/markdown/helpers/remark-parser.ts'
 import { baseConfig } from '../test/helpers/site.ts'
 import { generateCorpus } from './generate-corpus.ts'
 
@@ -51,21 +48,13 @@ const resolvers = {
   resolveImage: (url: string) => ({ url }),
 }
 const processor = createProcessor(resolvers)
-const remarkProcessor = createProcessor({ ...resolvers, parser: remarkParser })
-const remarkParse = unified().use(remarkParser)
 console.log(
   `${files.length} pages, ${megabytes.toFixed(1)} MB of Markdown, one core, NODE_ENV=${process.env.NODE_ENV}`,
 )
-time('remark-parse + gfm + directive (old)', () => {
-  for (const s of sources) remarkParse.runSync(remarkParse.parse(s))
+time('parse: remark-parse + gfm + directive', () => {
+  for (const s of sources) processor.parse(s)
 })
-time('markdown-it parser to mdast (new)', () => {
-  for (const s of sources) parseMarkdown(s)
-})
-time('whole Markdown pipeline, remark-parse', () => {
-  for (const [i, s] of sources.entries()) renderMarkdown(remarkProcessor, files[i], s)
-})
-time('whole Markdown pipeline, markdown-it', () => {
+time('whole Markdown pipeline', () => {
   for (const [i, s] of sources.entries()) renderMarkdown(processor, files[i], s)
 })
 
@@ -96,11 +85,11 @@ const runStaged = () => {
     let started = performance.now()
     const file = new VFile({ path: files[i], value: normalizeDirectiveTitles(s) })
     const mdast = staged.parse(file) as MdastRoot
-    add('parse (markdown-it)', performance.now() - started)
+    add('parse', performance.now() - started)
     const hast = staged.runSync(mdast, file) as HastRoot
     started = performance.now()
-    toHtml(hast)
-    add('hast-util-to-html', performance.now() - started)
+    staged.stringify(hast, file)
+    add('stringify', performance.now() - started)
   }
 }
 runStaged() // warm up
@@ -115,6 +104,7 @@ const site = {
     js: '/a.js',
     searchWorker: '/w.js',
     searchPage: '/docs/assets/js/search-page.js',
+    mathCss: '/docs/assets/css/katex.css',
     preload: [],
     sidebars: {},
   },

@@ -1,9 +1,14 @@
-// Benchmark of resources and sharing on a real `api start` process over loopback:
-// - a user who can read 10,000 resources (half through groups, five permissions each) lists
-//   them with `contain[permission]`, `contain[favorite]` and `contain[permissions.user.profile]`;
+// Benchmark of resources and sharing on a real `api start` process over loopback, beside the
+// bare Koa + `SELECT 1` ceiling measured the same way in the same run:
+// - a user who can read 10,000 resources (half directly, all through groups, five permissions
+//   each, favourites, tags, folder-tree entries; `bench/seed-organisation.ts`) lists them with
+//   the extension's sync contains, and with the permission tree (`permissions.user.profile`),
+//   one request at a time: p50, p95, server CPU and the server's RSS growth while serving;
+// - with `--large N`, the sync call again for a reader of 10,000 in an organisation of N;
 // - an owner shares one resource with a group of 1,000 members, sending 1,000 secrets.
 // Data is written with SQL; the 1,000 members have real keys and real encrypted secrets.
-// Usage: node bin/run.js bench/resources.ts [--resources 10000] [--members 1000] [--runs 20]
+// Usage: node bin/run.js bench/resources.ts [--resources 10000] [--large 100000] [--members 1000]
+//   [--runs 20] [--list-only] [--profile DIR]
 import { parseArgs } from 'node:util'
 import * as openpgp from 'openpgp'
 import { bootApp, createLogger, shutdownApp } from '../api/app.ts'
@@ -11,138 +16,155 @@ import { loadConfig } from '../api/config.ts'
 import { plugins } from '../plugins/index.ts'
 import { generateUserKey, gpgAuthLogin, TestClient } from '../test/helpers/client.ts'
 import {
-  cpuMs,
-  percentile,
+  type BenchServer,
+  type Figures,
+  loadAverage,
+  measure,
   prepareBenchServer,
-  rssMiB,
   setUpUsers,
   startApiProcess,
+  startCeiling,
   stopProcess,
 } from './api-process.ts'
+import { seedOrganisation } from './seed-organisation.ts'
 
 const { values } = parseArgs({
   options: {
     resources: { type: 'string', default: '10000' },
+    /** Also measure the sync call in an organisation of this many passwords. */
+    large: { type: 'string' },
     members: { type: 'string', default: '1000' },
     runs: { type: 'string', default: '20' },
     /** Write a CPU profile of the API server into this folder. */
     profile: { type: 'string' },
-    /** Stop after the list measurement. */
+    /** Stop after the list measurements. */
     'list-only': { type: 'boolean', default: false },
   },
 })
 const RESOURCES = Number(values.resources)
 const MEMBERS = Number(values.members)
 const RUNS = Number(values.runs)
-const bench = await prepareBenchServer('bench_resources')
-const { base, env } = bench
-console.log('seeding…')
-const {
-  users: [reader, owner],
-  db,
-} = await setUpUsers(bench, ['reader', 'owner'])
+const READABLE = Math.min(RESOURCES, 10_000)
 
-// 50 other users (profiles and keys are not needed for listing them) and 20 groups, 10 of
-// which the reader belongs to.
-for (const statement of [
-  `insert into users (id, role_id, username, active)
-     select gen_random_uuid(), (select id from roles where name = 'user'), 'other' || i || '@keyward.test', true
-     from generate_series(1, 50) i`,
-  `insert into profiles (id, user_id, first_name, last_name)
-     select gen_random_uuid(), id, 'Other', username from users where username like 'other%'`,
-  `insert into groups (id, name) select gen_random_uuid(), 'group' || i from generate_series(1, 20) i`,
-  `insert into groups_users (id, group_id, user_id)
-     select gen_random_uuid(), g.id, '${reader.id}' from groups g where g.name ~ '^group([1-9]|10)$'`,
-  `insert into resources (id, name, username, uri, resource_type_id, created_by, modified_by)
-     select gen_random_uuid(), 'resource ' || lpad(i::text, 6, '0'), 'user' || i, 'https://example.com/' || i,
-       'a28a04cd-6f53-518a-967c-9963bf9cec51', '${owner.id}', '${owner.id}'
-     from generate_series(1, ${RESOURCES}) i`,
-  // Five permissions each: the owner, two other users, and either the reader directly plus one
-  // group, or two groups one of which the reader belongs to.
-  `insert into permissions (id, aco, aco_foreign_key, aro, aro_foreign_key, type)
-     select gen_random_uuid(), 'Resource', r.id, 'User', '${owner.id}', 15 from resources r`,
-  `insert into permissions (id, aco, aco_foreign_key, aro, aro_foreign_key, type)
-     select gen_random_uuid(), 'Resource', r.id, 'User', u.id, 1
-     from (select id, row_number() over (order by id) n from resources) r
-     join (select id, row_number() over (order by id) n from users where username like 'other%') u
-       on u.n in (r.n % 50 + 1, (r.n + 7) % 50 + 1)`,
-  `insert into permissions (id, aco, aco_foreign_key, aro, aro_foreign_key, type)
-     select gen_random_uuid(), 'Resource', r.id, 'User', '${reader.id}', 7
-     from (select id, row_number() over (order by id) n from resources) r where r.n % 2 = 0`,
-  `insert into permissions (id, aco, aco_foreign_key, aro, aro_foreign_key, type)
-     select gen_random_uuid(), 'Resource', r.id, 'Group', g.id, 1
-     from (select id, row_number() over (order by id) n from resources) r
-     join (select id, row_number() over (order by name) n from groups) g
-       on (r.n % 2 = 0 and g.n = r.n % 10 + 11) or (r.n % 2 = 1 and g.n in (r.n % 10 + 1, r.n % 10 + 11))`,
-  `insert into favorites (id, user_id, foreign_key, foreign_model)
-     select gen_random_uuid(), '${reader.id}', id, 'Resource' from resources limit ${Math.floor(RESOURCES / 10)}`,
-  'analyze',
-])
-  await db.query(statement)
-const [{ readable }] = (
-  await db.query(
-    `select count(distinct p.aco_foreign_key)::int as readable from permissions p
-     where p.aro_foreign_key = $1 or p.aro_foreign_key in (select group_id from groups_users where user_id = $1)`,
-    [reader.id],
+const SYNC = '/resources.json?contain[permission]=1&contain[favorite]=1&contain[tag]=1'
+const TREE =
+  '/resources.json?contain[permission]=1&contain[favorite]=1&contain[permissions.user.profile]=1'
+
+const line = (label: string, f: Figures, ceiling: Figures, target: string) =>
+  console.log(
+    `| ${label} | ${f.count} | ${(f.bytes / 2 ** 20).toFixed(1)} MiB | ${f.p50.toFixed(1)} ms | ${f.p95.toFixed(1)} ms | ${(f.p50 / ceiling.p50).toFixed(1)}x | ${f.cpu.toFixed(0)} ms | ${f.growth.toFixed(0)} MiB | ${target} |`,
   )
-).rows
 
-const server = await startApiProcess(env, { profileDir: values.profile })
-
-try {
-  const client = new TestClient(base)
+/** An organisation of `resources`, its server and the ceiling, and the reader signed in. */
+const organisation = async (name: string, resources: number) => {
+  const bench = await prepareBenchServer(name)
+  console.log(`seeding ${resources} passwords…`)
+  const {
+    users: [reader, owner],
+    db,
+  } = await setUpUsers(bench, ['reader', 'owner'])
+  const seeded = await seedOrganisation(db, { reader, owner }, { resources, readable: READABLE })
+  const server = await startApiProcess(bench.env, { profileDir: values.profile })
+  const ceiling = await startCeiling(bench)
+  const client = new TestClient(bench.base)
   await gpgAuthLogin(client, reader.key)
   const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
-  const measureList = async (label: string, url: string, target: string) => {
-    const idle = rssMiB(server.pid!)
-    let peak = idle
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, rssMiB(server.pid!))
-    }, 20)
-    const times: number[] = []
-    let cpu = 0
-    let bytes = 0
-    let count = 0
-    for (let i = 0; i < RUNS + 2; i++) {
-      const cpuBefore = cpuMs(server.pid!)
-      const started = performance.now()
-      const response = await fetch(`${base}${url}`, { headers: { cookie } })
-      const text = await response.text()
-      const elapsed = performance.now() - started
-      if (response.status !== 200) throw new Error(`list: ${response.status} ${text.slice(0, 200)}`)
-      if (i >= 2) {
-        times.push(elapsed)
-        cpu += cpuMs(server.pid!) - cpuBefore
-      }
-      bytes = text.length
-      count = JSON.parse(text).body.length
-    }
-    clearInterval(sampler)
-    console.log(
-      `\n${label}: ${count} readable resources (expected ${readable}), ${(bytes / 2 ** 20).toFixed(1)} MiB of JSON, ${RUNS} runs: p50 ${percentile(times, 0.5).toFixed(0)} ms, p95 ${percentile(times, 0.95).toFixed(0)} ms (${target}); server CPU ${(cpu / RUNS).toFixed(0)} ms a request; server RSS ${idle.toFixed(0)} MiB idle, ${peak.toFixed(0)} MiB peak`,
-    )
+  return {
+    bench,
+    db,
+    owner,
+    server,
+    readable: seeded.readable,
+    headers: { cookie },
+    ceiling: () => measure(ceiling.process, ceiling.url, {}, RUNS),
+    stop: async () => {
+      await stopProcess(server)
+      await stopProcess(ceiling.process)
+    },
+    close: async (self: {
+      stop(): Promise<void>
+      db: { end(): Promise<void> }
+      bench: BenchServer
+    }) => {
+      await self.stop()
+      await self.db.end()
+      self.bench.cleanup()
+    },
   }
-  await measureList(
-    'list with contain[permission], contain[favorite], contain[permissions.user.profile]',
-    '/resources.json?contain[permission]=1&contain[favorite]=1&contain[permissions.user.profile]=1',
-    'target p50 < 150 ms',
-  )
-  // What the official extension asks for when it synchronises its local copy of the workspace.
-  await measureList(
-    "the extension's sync call (contain[permission], contain[favorite], contain[tag])",
-    '/resources.json?contain[permission]=1&contain[favorite]=1&contain[tag]=1',
-    'no target of its own',
-  )
+}
 
-  if (!values['list-only']) await shareBenchmark()
+const header = () => {
+  console.log(
+    '\n| request | resources | JSON | p50 | p95 | p50 / ceiling p50 | server CPU a request | server RSS growth | target |',
+  )
+  console.log('|---|---|---|---|---|---|---|---|---|')
+}
+
+const org = await organisation('bench_resources', RESOURCES)
+try {
+  const { base } = org.bench
+  console.log(
+    `the reader can read ${org.readable} of ${RESOURCES} passwords; load ${loadAverage()}`,
+  )
+  // The permission tree first, on a server that has not yet served anything large.
+  const tree = await measure(org.server, `${base}${TREE}`, org.headers, RUNS)
+  const sync = await measure(org.server, `${base}${SYNC}`, org.headers, RUNS)
+  // The same call through the object path (rows shaped in Node, contains loaded on objects),
+  // which `contain[resource-type]` still takes.
+  const syncOnObjects = await measure(
+    org.server,
+    `${base}${SYNC}&contain[resource-type]=1`,
+    org.headers,
+    RUNS,
+  )
+  const ceiling = await org.ceiling()
+  const health = await measure(org.server, `${base}/healthcheck/status.json`, {}, RUNS)
+  header()
+  line('bare Koa + SELECT 1 (ceiling)', ceiling, ceiling, '')
+  line('GET /healthcheck/status.json', health, ceiling, '')
+  line("the extension's sync call (permission, favorite, tag)", sync, ceiling, 'p50 < 60 ms')
+  line('the same on objects (resource-type added)', syncOnObjects, ceiling, '')
+  line(
+    'with the permission tree (permissions.user.profile)',
+    tree,
+    ceiling,
+    'p50 < 300 ms, RSS growth < 100 MiB',
+  )
+  console.log(`load ${loadAverage()}`)
+  if (!values['list-only']) await shareBenchmark(org.bench, org.db, org.owner)
+  if (values.large) {
+    await org.stop()
+    const large = await organisation('bench_resources_large', Number(values.large))
+    try {
+      console.log(`the reader can read ${large.readable} of ${values.large} passwords`)
+      const largeSync = await measure(
+        large.server,
+        `${large.bench.base}${SYNC}`,
+        large.headers,
+        RUNS,
+      )
+      const largeCeiling = await large.ceiling()
+      header()
+      line('bare Koa + SELECT 1 (ceiling)', largeCeiling, largeCeiling, '')
+      line(`the sync call, organisation of ${values.large}`, largeSync, largeCeiling, '')
+      console.log(
+        `\nsync call, organisation of ${values.large} against ${RESOURCES}: p50 ${(largeSync.p50 / sync.p50).toFixed(2)}x, server CPU ${(largeSync.cpu / sync.cpu).toFixed(2)}x (target within 1.3x); load ${loadAverage()}`,
+      )
+    } finally {
+      await large.close(large)
+    }
+  }
 } finally {
-  await stopProcess(server)
-  await db.end()
-  bench.cleanup()
+  await org.close(org)
 }
 
 /** Shares one resource with a group of MEMBERS users with real keys. */
-async function shareBenchmark() {
+async function shareBenchmark(
+  bench: BenchServer,
+  db: Awaited<ReturnType<typeof setUpUsers>>['db'],
+  owner: Awaited<ReturnType<typeof setUpUsers>>['users'][number],
+) {
+  const { base, env } = bench
   console.log(`making ${MEMBERS} members with keys…`)
   const members: { id: string; publicKey: openpgp.Key }[] = []
   const appForMembers = await bootApp({

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { chromium } from 'playwright-core'
-import { startServer } from '../cli/serve.ts'
+import { startServer } from '../cli/serve/serve.ts'
 import { generateCorpus } from './generate-corpus.ts'
 
 const { values } = parseArgs({

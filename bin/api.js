@@ -2,15 +2,24 @@
 // Entry point of the API server's CLI. The TypeScript sources are bundled with esbuild into one
 // module on each start (about 0.1 s; dependencies stay external) and loaded without a
 // TypeScript loader: this keeps the long-running server free of tsx's loader thread (about
-// 40 MB of resident memory).
-import { mkdirSync, rmSync } from 'node:fs'
+// 40 MB of resident memory). The bundle is written to a writable cache folder (bin/cache-dir.js);
+// with none, the sources run through tsx instead.
+import { rmSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { build, stop } from 'esbuild'
+import { cacheFolder } from './cache-dir.js'
 
 process.env.NODE_ENV ??= 'production'
 const root = fileURLToPath(new URL('..', import.meta.url))
-const outdir = `${root}node_modules/.cache/keyward`
-mkdirSync(outdir, { recursive: true })
+const outdir = cacheFolder(root)
+if (!outdir) {
+  // tsx keeps compiled files in the temporary folder, which is not writable either.
+  process.env.TSX_DISABLE_CACHE = '1'
+  await import('./register-ts.js')
+  const { main } = await import(pathToFileURL(`${root}api/cli.ts`).href)
+  await main(process.argv)
+  process.exit()
+}
+const { build, stop } = await import('esbuild')
 const outfile = `${outdir}/api-${process.pid}.mjs`
 await build({
   entryPoints: [`${root}api/cli.ts`],

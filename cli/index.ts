@@ -64,8 +64,21 @@ export const createProgram = (): Command => {
     .option('--dir <dir>', 'serve this already built folder instead of building')
     .action(async (options: { port: number; host: string; open?: boolean; dir?: string }) => {
       const { root } = program.opts<{ root: string }>()
-      const { serve } = await import('./serve.ts')
+      const { serve } = await import('./serve/serve.ts')
       await serve({ root: resolve(root), ...options, dir: options.dir && resolve(options.dir) })
+    })
+
+  program
+    .command('version <name>')
+    .description('snapshot content/docs/ as an archived version, kept in content/versions/ under its name')
+    .option('--label <label>', 'what the version menu shows (default: the name)')
+    .action(async (name: string, options: { label?: string }) => {
+      const { root } = program.opts<{ root: string }>()
+      const { snapshotVersion } = await import('./content/snapshot.ts')
+      const { docsDir } = snapshotVersion(resolve(root), name, options.label)
+      console.log(
+        `version "${name}" archived in ${docsDir}; listed in content/versions/versions.json`,
+      )
     })
 
   return program

@@ -1,5 +1,5 @@
 // An esbuild plugin for the CLI's bundle (bin/docs.js) and the modules it bundles at run time
-// (cli/module-bundle.ts): each TypeScript source keeps its own file's address as
+// (cli/config/module-bundle.ts): each TypeScript source keeps its own file's address as
 // `import.meta.url`, so paths the code derives from it (templates, Markdown steps) hold. Plain
 // JavaScript, so bin/docs.js loads it without a TypeScript loader and never rewrites it.
 import { readFileSync } from 'node:fs'

@@ -10,6 +10,8 @@ export default defineConfig({
   baseUrl: '/docs/',
   favicon: '/docs/img/favicon.svg',
   repositoryUrl: repository,
+  editPath: 'edit/main/content/docs/{path}',
+  image: '/docs/img/social-card.png',
   logo: { src: '/docs/img/logo.svg', alt: 'Keyward logo' },
   navbar: {
     items: [
@@ -63,7 +65,46 @@ export default defineConfig({
   colorMode: { defaultMode: 'dark', disableSwitch: false, respectPrefersColorScheme: false },
   scripts: [],
   versions: [{ name: 'current', label: 'Next', path: '' }],
-  locales: { default: 'en', items: [{ code: 'en', label: 'English' }] },
+  locales: {
+    default: 'en',
+    items: [
+      { code: 'en', label: 'English' },
+      {
+        // Translated pages live in content/i18n/fr/docs/; the others are shown in English.
+        code: 'fr',
+        label: 'Français',
+        title: 'Documentation Keyward',
+        tagline:
+          "Hébergez votre propre serveur de gestionnaire de mots de passe d'équipe pour les clients passbolt.",
+        guides: {
+          user: {
+            label: "Guide de l'utilisateur",
+            description: 'Utilisez Keyward au quotidien avec les clients officiels.',
+          },
+          admin: {
+            label: "Guide de l'administrateur",
+            description: 'Gérez les utilisateurs, les groupes, les règles et les e-mails.',
+          },
+          hosting: {
+            label: "Guide d'hébergement",
+            description: 'Installez, configurez, sauvegardez et mettez à jour un serveur.',
+          },
+          api: {
+            label: "Guide de l'API",
+            description: "L'API REST compatible avec passbolt, point d'accès par point d'accès.",
+          },
+          contribute: {
+            label: 'Guide de contribution',
+            description: 'Signalez des bogues, corrigez-les, traduisez.',
+          },
+          development: {
+            label: 'Guide de développement',
+            description: "Écrivez des scripts et des clients pour l'API.",
+          },
+        },
+      },
+    ],
+  },
   sitemap: { ignorePatterns: ['/docs/components/**', '/docs/development/**'] },
   apiReference: {
     route: '/docs/api/',

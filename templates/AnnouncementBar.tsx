@@ -1,7 +1,7 @@
 // The announcement bar from the site config; a closeable bar stays closed once dismissed (the
 // head script hides a dismissed bar before first paint).
 import { useState } from 'react'
-import type { SiteConfig } from '../cli/site-config.ts'
+import type { SiteConfig } from '../model/site-config.ts'
 import { storage } from './storage.ts'
 import { useHydrated } from './use-hydrated.ts'
 

@@ -1,21 +1,24 @@
 // Breadcrumbs: home, the categories above the page, then the page itself.
-import type { Crumb } from './model.ts'
+import type { Crumb } from '../model/site-model.ts'
+import type { Strings } from './strings.ts'
 
 export function Breadcrumbs({
   home,
   crumbs,
   title,
+  t,
 }: {
   home: string
   crumbs: Crumb[]
   title: string
+  t: Strings
 }) {
   return (
-    <nav className="breadcrumbs" aria-label="Breadcrumbs">
+    <nav className="breadcrumbs" aria-label={t('breadcrumbs.label')}>
       <ol>
         <li>
-          <a href={home} aria-label="Home page">
-            Home
+          <a href={home} aria-label={t('breadcrumbs.home')}>
+            {t('breadcrumbs.homeText')}
           </a>
         </li>
         {crumbs.map((crumb) => (

@@ -1,7 +1,7 @@
 // The configured cookie-consent script, in the head so it runs before the page's own scripts.
 // Also a tiny queue for the consent contract, so a CMP that answers before templates/client/consent.ts
 // has run (a returning visitor, a synchronous banner script) is not lost.
-import type { SiteConfig } from '../cli/site-config.ts'
+import type { SiteConfig } from '../model/site-config.ts'
 
 /**
  * Stands in for `window.keywardConsent` until consent.ts takes over: remembers `grant()`,

@@ -1,4 +1,5 @@
-// The copy button of a code block (an island): copies the block's code and says so for 2 s.
+// The copy button of a code block (an island): copies the block's code (without the lines a diff
+// removes) and says so for 2 s.
 import { useEffect, useRef, useState } from 'react'
 
 export function CopyButton() {
@@ -12,7 +13,14 @@ export function CopyButton() {
   const copy = async () => {
     const code = button.current?.closest('.code-block')?.querySelector('code')
     try {
-      await navigator.clipboard.writeText(code?.textContent ?? '')
+      const lines = [...(code?.querySelectorAll('.line') ?? [])]
+      const text = lines.length
+        ? lines
+            .filter((line) => !line.classList.contains('line--removed'))
+            .map((line) => line.textContent)
+            .join('\n')
+        : (code?.textContent ?? '')
+      await navigator.clipboard.writeText(text)
       setLabel('Copied')
     } catch {
       setLabel('Copy failed')

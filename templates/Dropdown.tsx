@@ -7,6 +7,10 @@ export interface DropdownItem {
   label: string
   href: string
   current?: boolean
+  /** Opens in a new tab, like the navbar's outside links. */
+  external?: boolean
+  /** The language of the page the item links to (a language menu). */
+  lang?: string
   onSelect?: () => void
 }
 
@@ -104,7 +108,10 @@ export function Dropdown({
             tabIndex={-1}
             className={item.current ? 'dropdown__link dropdown__link--active' : 'dropdown__link'}
             href={item.href}
+            lang={item.lang}
+            hrefLang={item.lang}
             aria-current={item.current ? 'page' : undefined}
+            {...(item.external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
             onClick={() => {
               item.onSelect?.()
               setOpen(false)

@@ -1,6 +1,6 @@
 // Footer: logo and slogan in 3 columns, link columns in 8 columns offset by 1, social links,
 // copyright.
-import type { SiteModel } from './model.ts'
+import type { SiteModel } from '../model/site-model.ts'
 
 export function Footer({ site }: { site: SiteModel }) {
   const { config } = site

@@ -1,9 +1,9 @@
 // The HTML document: head (metadata, stylesheet, colour mode before first paint, configured
 // scripts) around a body.
 import type { ReactNode } from 'react'
+import type { ClientData, PageModel, SiteModel } from '../model/site-model.ts'
 import { ConsentScript } from './ConsentScript.tsx'
 import { headScripts } from './head-scripts.ts'
-import type { ClientData, PageModel, SiteModel } from './model.ts'
 import { pageTitle } from './page-title.ts'
 
 /** JSON safe inside a script element (no `</script>` or comment openers). */
@@ -12,6 +12,10 @@ const scriptJson = (value: unknown) =>
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029')
+
+/** Link previews need an absolute address. */
+const absoluteUrl = (origin: string, path: string | undefined) =>
+  path?.startsWith('/') ? `${origin.replace(/\/$/, '')}${path}` : path
 
 const clientData = (site: SiteModel, page: PageModel): ClientData => {
   const { html: _html, ...rest } = page
@@ -29,22 +33,48 @@ export function Html({
 }) {
   const { config } = site
   const title = pageTitle(config, page)
+  const image = absoluteUrl(config.url, page.image ?? config.image)
+  const { variants } = page
+  // A copy of another page (archived, untranslated) names the current one canonical.
+  const canonical = `${config.url}${variants?.canonical ?? page.route}`
+  const translations = variants?.locales.filter((locale) => locale.translated) ?? []
   return (
-    <html lang={config.locales.default} data-theme={config.colorMode.defaultMode} dir="ltr">
+    <html
+      lang={variants?.locale ?? config.locales.default}
+      data-theme={config.colorMode.defaultMode}
+      dir="ltr"
+    >
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{title}</title>
         {page.description ? <meta name="description" content={page.description} /> : null}
+        {page.keywords?.length ? <meta name="keywords" content={page.keywords.join(', ')} /> : null}
         <meta property="og:title" content={title} />
+        <meta property="og:type" content="article" />
+        <meta property="og:url" content={`${config.url}${page.route}`} />
+        {page.description ? <meta property="og:description" content={page.description} /> : null}
+        {image ? <meta property="og:image" content={image} /> : null}
+        <meta name="twitter:card" content={image ? 'summary_large_image' : 'summary'} />
         {page.noindex ? (
           <meta name="robots" content="noindex, nofollow" />
         ) : (
-          <link rel="canonical" href={`${config.url}${page.route}`} />
+          <link rel="canonical" href={canonical} />
         )}
+        {translations.length > 1 && !page.noindex
+          ? [
+              ...translations.map((locale) => ({ lang: locale.code, href: locale.href })),
+              { lang: 'x-default', href: translations[0].href },
+            ].map(({ lang, href }) => (
+              <link key={lang} rel="alternate" hrefLang={lang} href={`${config.url}${href}`} />
+            ))
+          : null}
         {config.favicon ? <link rel="icon" href={config.favicon} /> : null}
         <script dangerouslySetInnerHTML={{ __html: headScripts(config, page.route) }} />
         <link rel="stylesheet" href={site.assets.css} />
+        {page.features?.includes('math') ? (
+          <link rel="stylesheet" href={site.assets.mathCss} data-feature="math" />
+        ) : null}
         <ConsentScript config={config} />
         {config.scripts.map((script) => (
           <script

@@ -9,12 +9,14 @@ import type { PageLocation } from './route-store.ts'
 import { SidebarItems } from './Sidebar.tsx'
 import { useSite } from './SiteContext.tsx'
 import { useSidebarItems } from './sidebar-data.ts'
+import { useStrings } from './strings.ts'
 
 export const DESKTOP_QUERY = '(min-width: 997px)'
 
 export function MobileMenu({ page, onClose }: { page: PageLocation; onClose: () => void }) {
   const { config } = useSite()
   const sidebar = useSidebarItems(page.sidebarId)
+  const t = useStrings(page.route)
   const [secondary, setSecondary] = useState(true)
   const close = useRef<HTMLButtonElement>(null)
 
@@ -59,7 +61,7 @@ export function MobileMenu({ page, onClose }: { page: PageLocation; onClose: () 
         id="navbar-sidebar"
         role="dialog"
         aria-modal="true"
-        aria-label="Navigation menu"
+        aria-label={t('navbar.menu')}
         onKeyDown={onKeyDown}
       >
         <div className="navbar-sidebar__brand">
@@ -69,7 +71,7 @@ export function MobileMenu({ page, onClose }: { page: PageLocation; onClose: () 
             ref={close}
             type="button"
             className="navbar-sidebar__close"
-            aria-label="Close the navigation menu"
+            aria-label={t('navbar.closeMenu')}
             onClick={onClose}
           >
             ×

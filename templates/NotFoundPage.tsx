@@ -1,14 +1,18 @@
 // The not-found page, served for every unmatched path.
-import type { SiteModel } from './model.ts'
+import type { SiteModel } from '../model/site-model.ts'
+import { variantOf } from '../model/variants.ts'
+import { stringsFor } from './strings.ts'
 
-export function NotFoundPage({ site }: { site: SiteModel }) {
+export function NotFoundPage({ site, route }: { site: SiteModel; route: string }) {
+  const t = stringsFor(site.config, route)
   return (
     <main id="main-content" className="not-found" tabIndex={-1}>
-      <h1>Page Not Found</h1>
-      <p>We could not find what you were looking for.</p>
+      <h1>{t('notFound.title')}</h1>
+      <p>{t('notFound.text')}</p>
       <p>
-        Go to the <a href={site.config.baseUrl}>documentation home</a> or pick a guide from the menu
-        above.
+        {t('notFound.before')}
+        <a href={variantOf(site.config, route).base}>{t('notFound.home')}</a>
+        {t('notFound.after')}
       </p>
     </main>
   )

@@ -1,9 +1,10 @@
 // The part of a page inside `#page-root`, by kind: what the build renders and what client
 // navigation renders from the next page's data.
+
+import type { ClientPage } from '../model/site-model.ts'
 import { ApiPage } from './ApiPage.tsx'
 import { DocPage } from './DocPage.tsx'
 import { LandingPage } from './LandingPage.tsx'
-import type { ClientPage } from './model.ts'
 import { NotFoundPage } from './NotFoundPage.tsx'
 import { SearchPage } from './SearchPage.tsx'
 import { useSite } from './SiteContext.tsx'
@@ -14,9 +15,9 @@ export function PageBody({ page, html }: { page: ClientPage; html: string }) {
     case 'landing':
       return <LandingPage site={site} page={page} />
     case 'not-found':
-      return <NotFoundPage site={site} />
+      return <NotFoundPage site={site} route={page.route} />
     case 'search':
-      return <SearchPage site={site} />
+      return <SearchPage site={site} route={page.route} />
     case 'api':
       return <ApiPage html={html} />
     case 'doc':

@@ -1,13 +1,22 @@
 // Previous and next pages in the sidebar's reading order.
-import type { PageLink } from './model.ts'
+import type { PageLink } from '../model/site-model.ts'
+import type { Strings } from './strings.ts'
 
-export function Pagination({ previous, next }: { previous?: PageLink; next?: PageLink }) {
+export function Pagination({
+  previous,
+  next,
+  t,
+}: {
+  previous?: PageLink
+  next?: PageLink
+  t: Strings
+}) {
   if (!previous && !next) return null
   return (
-    <nav className="pagination" aria-label="Docs pages">
+    <nav className="pagination" aria-label={t('pagination.label')}>
       {previous ? (
         <a className="pagination__link pagination__link--prev" href={previous.href} rel="prev">
-          <span className="pagination__sub">Previous</span>
+          <span className="pagination__sub">{t('pagination.previous')}</span>
           <span className="pagination__label">{previous.label}</span>
         </a>
       ) : (
@@ -15,7 +24,7 @@ export function Pagination({ previous, next }: { previous?: PageLink; next?: Pag
       )}
       {next ? (
         <a className="pagination__link pagination__link--next" href={next.href} rel="next">
-          <span className="pagination__sub">Next</span>
+          <span className="pagination__sub">{t('pagination.next')}</span>
           <span className="pagination__label">{next.label}</span>
         </a>
       ) : null}

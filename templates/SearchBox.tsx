@@ -3,10 +3,12 @@
 // results and a clear button. The search code and its worker load on first focus (Ctrl or
 // Cmd+K focuses the box); when the page is idle, the code is fetched ahead.
 import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react'
+import { searchIndexName, variantOf } from '../model/variants.ts'
 import type { Hit, LoadState, SearchClient } from './client/search-client.ts'
 import { whenIdle } from './idle.ts'
 import { useSite } from './SiteContext.tsx'
 import { MAX_SUGGESTIONS } from './search/options.ts'
+import { stringsFor } from './strings.ts'
 
 type SearchModule = typeof import('./client/search-client.ts')
 
@@ -21,32 +23,41 @@ const loadSearchModule = () => {
 /** Where a click on a hit goes: client navigation when the router runs. */
 const navigation = () => import('./client/navigation.ts')
 
-export function SearchBox({ context }: { context: string }) {
+export function SearchBox({ context, route }: { context: string; route: string }) {
   const { config, assets } = useSite()
+  const t = stringsFor(config, route)
+  // The page's locale or version has its own index and results page.
+  const variant = variantOf(config, route)
   const [query, setQuery] = useState('')
   const [hits, setHits] = useState<Hit[]>([])
   const [active, setActive] = useState(-1)
   const [open, setOpen] = useState(false)
   const [state, setState] = useState<LoadState>('not-loaded')
   const [answered, setAnswered] = useState('')
+  // The hits come from the other guides: the current one had none.
+  const [elsewhere, setElsewhere] = useState(false)
   const input = useRef<HTMLInputElement>(null)
   const clients = useRef(new Map<string, SearchClient>())
   const asked = useRef(0)
   const known = config.guides.find((guide) => guide.id === context)
+  const version = searchIndexName(config, variant)
   const ctx = known ? context : 'all'
 
   // The search code, kept for rendering hits (they only exist once it has loaded).
   const [module, setModule] = useState<SearchModule>()
-  const clientFor = useCallback(async (id: string) => {
-    const module = await loadSearchModule()
-    setModule(module)
-    let client = clients.current.get(id)
-    if (!client) {
-      client = new module.SearchClient(module.readSettings(), id)
-      clients.current.set(id, client)
-    }
-    return client
-  }, [])
+  const clientFor = useCallback(
+    async (id: string) => {
+      const module = await loadSearchModule()
+      setModule(module)
+      let client = clients.current.get(`${version} ${id}`)
+      if (!client) {
+        client = new module.SearchClient(module.readSettings(variant.base), id)
+        clients.current.set(`${version} ${id}`, client)
+      }
+      return client
+    },
+    [version, variant.base],
+  )
 
   // Ctrl/Cmd+K focuses the box; an idle page fetches the search code and worker ahead.
   useEffect(() => {
@@ -95,24 +106,30 @@ export function SearchBox({ context }: { context: string }) {
       setState('loading')
       setOpen(true)
     }
-    const { hits: found } = await client.query(q, MAX_SUGGESTIONS)
+    const { hits: found, elsewhere } = await client.query(q, MAX_SUGGESTIONS)
     setState('done')
     // Only the latest query's answer is shown.
     if (ticket !== asked.current) return
     setHits(found)
+    setElsewhere(!!elsewhere)
     setAnswered(q)
     setOpen(true)
   }
 
   const resultsUrl = (q: string, within?: string) =>
-    `${config.baseUrl}search/?q=${encodeURIComponent(q)}${within ? `&ctx=${encodeURIComponent(within)}` : ''}`
-  const label = known?.label
+    `${variant.base}search/?q=${encodeURIComponent(q)}${within ? `&ctx=${encodeURIComponent(within)}` : ''}`
+  const label =
+    config.locales.items.find((item) => item.code === variant.locale)?.guides?.[context]?.label ??
+    known?.label
   const footer =
     ctx === 'all'
-      ? { text: 'See all results', href: resultsUrl(answered) }
-      : hits.length
-        ? { text: `See all results within "${label}"`, href: resultsUrl(answered, ctx) }
-        : { text: `See all results outside "${label}"`, href: resultsUrl(answered) }
+      ? { text: t('search.seeAll'), href: resultsUrl(answered) }
+      : hits.length && !elsewhere
+        ? {
+            text: t('search.seeAllWithin', { guide: label ?? '' }),
+            href: resultsUrl(answered, ctx),
+          }
+        : { text: t('search.seeAllOutside', { guide: label ?? '' }), href: resultsUrl(answered) }
 
   const go = (href: string) => {
     setOpen(false)
@@ -153,10 +170,12 @@ export function SearchBox({ context }: { context: string }) {
   const choose = (hit: Hit) => module && go(module.hitUrl(hit))
 
   const loading = state === 'loading' && open && !hits.length
+  const shared = module ? module.sharedTitles(hits) : new Set<Hit>()
+  const settings = module?.readSettings()
   // data-answered names the query the suggestions are for (tests and bench/search.ts wait on it).
   return (
     <search
-      className="navbar-search"
+      className={query ? 'navbar-search navbar-search--filled' : 'navbar-search'}
       data-context={ctx}
       data-state={state}
       data-answered={answered || undefined}
@@ -166,13 +185,13 @@ export function SearchBox({ context }: { context: string }) {
         id="docs-search"
         type="text"
         role="combobox"
-        aria-label="Search the documentation"
+        aria-label={t('search.label')}
         aria-expanded={open}
         aria-controls="docs-search-listbox"
         aria-autocomplete="list"
         aria-activedescendant={active >= 0 ? `docs-search-option-${active}` : undefined}
         autoComplete="off"
-        placeholder="Search (Ctrl+K)"
+        placeholder={t('search.placeholder')}
         value={query}
         onFocus={startLoading}
         onChange={(event) => void search(event.target.value)}
@@ -182,14 +201,14 @@ export function SearchBox({ context }: { context: string }) {
       <button
         type="button"
         className="navbar-search__clear"
-        aria-label="Clear the search"
+        aria-label={t('search.clear')}
         hidden={query === ''}
         onClick={clear}
       >
         ×
       </button>
       <div className="navbar-search__panel" hidden={!open}>
-        <div id="docs-search-listbox" role="listbox" aria-label="Search suggestions">
+        <div id="docs-search-listbox" role="listbox" aria-label={t('search.suggestions')}>
           {module
             ? hits.map((hit, i) => (
                 <div
@@ -214,7 +233,13 @@ export function SearchBox({ context }: { context: string }) {
                     className="suggestion__path"
                     dangerouslySetInnerHTML={{
                       __html: module.markTerms(
-                        [hit.b, hit.s ? hit.t : ''].filter(Boolean).join(' › '),
+                        [
+                          shared.has(hit) && settings ? module.guideLabel(hit.u, settings) : '',
+                          hit.b,
+                          hit.s ? hit.t : '',
+                        ]
+                          .filter(Boolean)
+                          .join(' › '),
                         hit.terms,
                       ),
                     }}
@@ -225,7 +250,13 @@ export function SearchBox({ context }: { context: string }) {
             : null}
         </div>
         <p className="navbar-search__status" aria-live="polite">
-          {loading ? 'Loading the search index…' : open && !hits.length ? 'No results' : ''}
+          {loading
+            ? t('search.loading')
+            : open && !hits.length
+              ? t('search.noResults')
+              : elsewhere
+                ? t('search.fromOtherGuides', { guide: label ?? '' })
+                : ''}
         </p>
         <a
           className="navbar-search__footer"

@@ -5,9 +5,10 @@
 // the titles of the others; the browser fills those in from the sidebar's JSON file, fetched
 // once and cached (templates/sidebar-data.ts).
 import { createContext, type MouseEvent, useContext, useEffect, useRef, useState } from 'react'
+import type { SidebarItem } from '../model/site-model.ts'
 import { animateHeight } from './collapse.ts'
-import type { SidebarItem } from './model.ts'
 import { useSite } from './SiteContext.tsx'
+import { useStrings } from './strings.ts'
 import { useHydrated } from './use-hydrated.ts'
 
 type Category = Extract<SidebarItem, { type: 'category' }>
@@ -17,18 +18,36 @@ const contains = (item: SidebarItem, route: string): boolean =>
     ? item.href === route
     : item.href === route || item.items.some((child) => contains(child, route))
 
-function MenuLink({ label, href, route }: { label: string; href: string; route: string }) {
+function MenuLink({
+  label,
+  href,
+  route,
+  onClick,
+}: {
+  label: string
+  href: string
+  route: string
+  onClick?: () => void
+}) {
   const current = href === route
   return (
     <a
       className={current ? 'menu__link menu__link--active' : 'menu__link'}
       href={href}
       aria-current={current ? 'page' : undefined}
+      onClick={onClick}
     >
       {label}
     </a>
   )
 }
+
+/**
+ * Whether a category leads anywhere: to its own page or to a page inside it. One with neither
+ * (a configured category left with no items, or holding only such categories) is not shown.
+ */
+const leadsSomewhere = (item: SidebarItem): boolean =>
+  item.type === 'link' || !!item.href || item.items.some(leadsSomewhere)
 
 /** Above this many entries, pages carry only the part of the sidebar around them. */
 export const FULL_SIDEBAR_LIMIT = 150
@@ -57,7 +76,8 @@ export function CategoryBody({ item, route }: { item: Category; route: string })
   const [open, setOpen] = useState(!item.collapsed || onPath)
   const details = useRef<HTMLDetailsElement>(null)
   const body = useRef<HTMLDivElement>(null)
-  const animating = useRef(false)
+  /** The animation under way: its direction, and how to end it so another can take over. */
+  const running = useRef<{ expand: boolean; stop: () => void } | null>(null)
 
   // Client navigation to a page inside a closed category opens it.
   useEffect(() => {
@@ -66,44 +86,58 @@ export function CategoryBody({ item, route }: { item: Category; route: string })
 
   const toggle = (expand: boolean) => {
     const el = body.current
-    if (!el || !details.current || animating.current) return
-    animating.current = true
+    if (!el || !details.current) return
+    // A click while the category moves turns it back, from the height it has reached.
+    running.current?.stop()
     if (expand) {
       details.current.open = true
       setOpen(true)
     }
-    animateHeight(el, expand, () => {
-      animating.current = false
+    const stop = animateHeight(el, expand, () => {
+      running.current = null
       if (!expand) setOpen(false)
     })
+    running.current = { expand, stop }
   }
 
   const onSummaryClick = (event: MouseEvent) => {
-    // The category's own link navigates (and opens the category); the rest of the row toggles.
-    if ((event.target as Element).closest('a')) {
-      if (!open) toggle(true)
-      return
-    }
     event.preventDefault()
-    toggle(!open)
+    toggle(running.current ? !running.current.expand : !open)
   }
 
+  // A category with a page of its own shows its link beside the <summary>, not inside it: a
+  // link inside the disclosure control would be a control within a control, which screen
+  // readers announce badly (axe: nested-interactive). The summary, laid over the row's end,
+  // then only opens and closes, and is named after the category.
   return (
-    <details open={open || undefined} ref={details}>
-      {/* biome-ignore lint/a11y/noStaticElementInteractions: <summary> is the native disclosure control */}
-      <summary className="menu__category" onClick={onSummaryClick}>
-        {item.href ? (
-          <MenuLink label={item.label} href={item.href} route={route} />
-        ) : (
-          <span className="menu__link">{item.label}</span>
+    <>
+      {item.href ? (
+        <MenuLink
+          label={item.label}
+          href={item.href}
+          route={route}
+          onClick={() => open || toggle(true)}
+        />
+      ) : null}
+      <details open={open || undefined} ref={details}>
+        {/* biome-ignore lint/a11y/noStaticElementInteractions: <summary> is the native disclosure control */}
+        <summary
+          className={item.href ? 'menu__category menu__category--beside' : 'menu__category'}
+          onClick={onSummaryClick}
+        >
+          {item.href ? (
+            <span className="sr-only">{item.label}</span>
+          ) : (
+            <span className="menu__link">{item.label}</span>
+          )}
+        </summary>
+        {trimmed ? null : (
+          <div className="menu__collapsible" ref={body}>
+            <SidebarItems items={item.items} route={route} />
+          </div>
         )}
-      </summary>
-      {trimmed ? null : (
-        <div className="menu__collapsible" ref={body}>
-          <SidebarItems items={item.items} route={route} />
-        </div>
-      )}
-    </details>
+      </details>
+    </>
   )
 }
 
@@ -119,11 +153,12 @@ export function SidebarItems({ items, route }: { items: SidebarItem[]; route: st
   const trimmed = useContext(Trimmed)
   return (
     <ul className="menu__list">
-      {items.map((item) => {
-        if (item.type === 'link')
+      {items.filter(leadsSomewhere).map((item) => {
+        // A category with a page but nothing under it is a plain link: no control to open.
+        if (item.type === 'link' || !item.items.some(leadsSomewhere))
           return (
             <li key={item.href} className="menu__item">
-              <MenuLink label={item.label} href={item.href} route={route} />
+              <MenuLink label={item.label} href={item.href ?? ''} route={route} />
             </li>
           )
         const key = `${item.label}:${item.href ?? ''}`
@@ -149,10 +184,11 @@ export function SidebarItems({ items, route }: { items: SidebarItem[]; route: st
 export function Sidebar({ sidebarId, route }: { sidebarId: string; route: string }) {
   const items = useSite().sidebars[sidebarId] ?? []
   const hydrated = useHydrated()
+  const t = useStrings(route)
   // Hydration renders what the server sent; the hidden categories fill in right after.
   const trimmed = isLargeSidebar(items) && !hydrated
   return (
-    <nav className="sidebar" aria-label="Docs sidebar">
+    <nav className="sidebar" aria-label={t('sidebar.label')}>
       <Trimmed.Provider value={trimmed}>
         <SidebarItems items={items} route={route} />
       </Trimmed.Provider>

@@ -1,7 +1,7 @@
 // The site model for every component, on the server (the build's model) and in the browser
 // (the embedded config plus the sidebars fetched so far).
 import { createContext, useContext } from 'react'
-import type { SiteModel } from './model.ts'
+import type { SiteModel } from '../model/site-model.ts'
 
 export const SiteContext = createContext<SiteModel | null>(null)
 

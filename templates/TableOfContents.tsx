@@ -1,7 +1,8 @@
 // Table of contents of the page's headings (levels 2 and 3), nested by level. Hydrated, it
 // marks the heading the reader is at: the last one that has scrolled past the navbar.
 import { useEffect, useState } from 'react'
-import type { TocItem } from './model.ts'
+import type { TocItem } from '../model/site-model.ts'
+import { useStrings } from './strings.ts'
 
 interface Node extends TocItem {
   children: Node[]
@@ -74,12 +75,13 @@ function List({ nodes, active }: { nodes: Node[]; active?: string }) {
   )
 }
 
-export function TableOfContents({ items }: { items: TocItem[] }) {
+export function TableOfContents({ items, route }: { items: TocItem[]; route: string }) {
   const active = useActiveHeading(items)
+  const t = useStrings(route)
   if (items.length === 0) return null
   return (
-    <nav className="toc" aria-label="On this page">
-      <h2 className="toc__title">On this page</h2>
+    <nav className="toc" aria-label={t('toc.title')}>
+      <h2 className="toc__title">{t('toc.title')}</h2>
       <List nodes={nest(items)} active={active} />
     </nav>
   )

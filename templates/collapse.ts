@@ -6,26 +6,37 @@ export const collapseDuration = (height: number, reducedMotion: boolean): number
 
 const prefersReducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').matches
 
-/** Animates `el` from its current height to open or closed, then calls `done`. */
-export const animateHeight = (el: HTMLElement, expand: boolean, done: () => void): void => {
+/**
+ * Animates `el` to open or closed, then calls `done`; returns a function that ends the animation
+ * at once without calling `done`. It starts from the height `el` shows now, so an animation
+ * started while another runs (a second click on the control) turns back from where it is.
+ */
+export const animateHeight = (el: HTMLElement, expand: boolean, done: () => void): (() => void) => {
+  const shown = el.style.height ? el.getBoundingClientRect().height : undefined
+  el.style.removeProperty('transition')
   const full = el.scrollHeight
   const ms = collapseDuration(full, prefersReducedMotion())
   el.dataset.collapseMs = String(ms)
   el.style.overflow = 'hidden'
-  el.style.height = `${expand ? 0 : full}px`
+  el.style.height = `${shown ?? (expand ? 0 : full)}px`
   el.getBoundingClientRect() // commit the start height before the transition starts
   el.style.transition = `height ${ms}ms ease-in-out`
   el.style.height = `${expand ? full : 0}px`
   let finished = false
-  const finish = () => {
+  const end = (notify: boolean) => {
     if (finished) return
     finished = true
-    el.removeEventListener('transitionend', finish)
-    el.style.removeProperty('height')
-    el.style.removeProperty('overflow')
-    el.style.removeProperty('transition')
-    done()
+    el.removeEventListener('transitionend', onEnd)
+    clearTimeout(timer)
+    if (notify) {
+      el.style.removeProperty('height')
+      el.style.removeProperty('overflow')
+      el.style.removeProperty('transition')
+      done()
+    }
   }
-  el.addEventListener('transitionend', finish)
-  setTimeout(finish, ms + 50)
+  const onEnd = () => end(true)
+  el.addEventListener('transitionend', onEnd)
+  const timer = setTimeout(onEnd, ms + 50)
+  return () => end(false)
 }

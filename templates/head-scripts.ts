@@ -1,6 +1,6 @@
 // Inline scripts of the head. They run before first paint and before any asset loads, so they
 // work even when the assets cannot load (a site served under the wrong base URL).
-import type { SiteConfig } from '../cli/site-config.ts'
+import type { SiteConfig } from '../model/site-config.ts'
 import { announcementKey } from './AnnouncementBar.tsx'
 import { colorModeHeadScript } from './color-mode.ts'
 

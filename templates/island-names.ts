@@ -8,5 +8,6 @@ export type IslandName =
   /** In Markdown content (cli/markdown/rehype-islands.ts). */
   | 'tabs'
   | 'copy'
+  | 'mermaid'
   /** In the API reference (templates/api/ApiReference.tsx). */
   | 'api-filter'

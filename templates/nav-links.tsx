@@ -1,6 +1,6 @@
 // Navbar items as links: internal ones marked active below their route, external ones opened
 // in a new tab.
-import type { SiteConfig } from '../cli/site-config.ts'
+import type { SiteConfig } from '../model/site-config.ts'
 
 type NavbarItem = SiteConfig['navbar']['items'][number]
 

@@ -1,8 +1,8 @@
 // Renders one page model to a complete HTML document.
 import { renderToStaticMarkup, renderToString } from 'react-dom/server'
+import type { PageModel, SidebarItem, SiteModel } from '../model/site-model.ts'
 import { Html } from './Html.tsx'
 import { Layout } from './Layout.tsx'
-import type { PageModel, SidebarItem, SiteModel } from './model.ts'
 import { PageBody } from './PageBody.tsx'
 import { CategoryBody, IdleCategoryMarkup } from './Sidebar.tsx'
 import { SiteContext } from './SiteContext.tsx'

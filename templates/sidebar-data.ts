@@ -1,7 +1,7 @@
 // Sidebar items in the browser: each sidebar is a hashed JSON file, fetched once and kept in
 // the site model, so client navigation and the mobile menu render the same tree the build did.
 import { useEffect, useState } from 'react'
-import type { SidebarItem, SiteModel } from './model.ts'
+import type { SidebarItem, SiteModel } from '../model/site-model.ts'
 import { useSite } from './SiteContext.tsx'
 
 const loading = new Map<string, Promise<SidebarItem[]>>()

@@ -15,8 +15,45 @@ export const sqlStateOf = (error: unknown): string | undefined => {
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined
 }
 
+/**
+ * SQLSTATEs of a server that is going away or not taking connections: connection exceptions,
+ * an administrator's or a crash shutdown, a server still starting, too many connections.
+ */
+const UNAVAILABLE_STATE = /^(08...|57P0[1-3]|53300)$/
+/** What Node and the driver say when the server cannot be reached or the connection dropped. */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+])
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|connection error|Timeout acquiring a connection|timeout exceeded when trying to connect|Client was closed|not queryable/i
+
+/** Whether the error says the database cannot be reached right now (a retry later may work). */
+export const isDatabaseUnavailable = (error: unknown): boolean => {
+  if (!(error instanceof Error)) return false
+  const state = sqlStateOf(error)
+  if (state) return UNAVAILABLE_STATE.test(state)
+  const code = (error as { code?: unknown }).code
+  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true
+  return (
+    error.name === 'ConnectionException' ||
+    error.name === 'KnexTimeoutError' ||
+    UNAVAILABLE_MESSAGE.test(error.message)
+  )
+}
+
+/** Seconds a client is asked to wait before trying again while the database is away. */
+export const UNAVAILABLE_RETRY_SECONDS = 5
+
 /** The client-facing error for a database failure, or undefined when it is the server's own. */
 export const httpErrorOfDatabase = (error: unknown): HttpError | undefined => {
+  if (isDatabaseUnavailable(error))
+    return new HttpError(503, messages.databaseUnavailable, '', {
+      'Retry-After': String(UNAVAILABLE_RETRY_SECONDS),
+    })
   const state = sqlStateOf(error)
   if (!state) return undefined
   if (state === UNSTORABLE_TEXT) return new HttpError(400, messages.nulCharacter)

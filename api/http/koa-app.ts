@@ -1,12 +1,14 @@
 // The Koa application: request ids and security headers, the one error renderer that speaks
 // the passbolt envelope, plugin middleware, and the routes of the assembled plugins.
 import { randomUUID } from 'node:crypto'
+import { setTimeout as delay } from 'node:timers/promises'
 import Router from '@koa/router'
 import Koa from 'koa'
 import type { AppContext } from '../app.ts'
 import { httpErrorOfDatabase } from '../db/errors.ts'
 import { HttpError, messages } from '../errors.ts'
-import { Throttle } from '../throttle.ts'
+import { type RequestScope, requestScope } from '../request-scope.ts'
+import { addressMatcher, resolveClient } from './forwarded.ts'
 import { loggableError, loggablePath } from './log-safety.ts'
 import { routeMiddleware } from './pipeline.ts'
 import { requestContext } from './request-context.ts'
@@ -15,61 +17,109 @@ import { type Context, SECURITY_HEADERS, type State, sendEnvelope } from './resp
 /** `/roles/{id}.json` to the router's `/roles/:id.json`. */
 export const toRouterPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1')
 
+/** The response header naming the request, as every log line written for it does. */
+export const REQUEST_ID_HEADER = 'X-Request-Id'
+
+/** Longest a request waits for the first attempt at sending the mails it queued. */
+const MAIL_WAIT_MS = 2_000
+
 /** Renders whatever a request threw: typed errors as they are, anything else as a bare 500. */
 const renderError = (app: AppContext, ctx: Context, error: unknown) => {
   const known = error instanceof HttpError ? error : httpErrorOfDatabase(error)
   if (known) {
+    if (known.status === 503)
+      app.logger.warn(
+        { err: loggableError(error), requestId: ctx.state.requestId },
+        'database unavailable',
+      )
     ctx.set(known.headers)
     sendEnvelope(ctx, known.status, known.message, known.body)
     return
   }
   // The client learns nothing of it; the log has it, tied to the request id.
-  app.logger.error(
-    { err: loggableError(error), requestId: ctx.state.requestId },
-    'unexpected error',
-  )
+  app.logger.error({ err: loggableError(error) }, 'unexpected error')
   sendEnvelope(ctx, 500, messages.internal, '')
 }
 
+/**
+ * A trusted proxy passed on a plain-HTTP request for an HTTPS app: browsers are sent to the
+ * HTTPS address; anything else is refused, since resending it would send its body in clear again.
+ */
+const refusePlainHttp = (app: AppContext, ctx: Context) => {
+  const target = new URL(ctx.originalUrl, app.config.appUrl)
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD')
+    throw new HttpError(403, messages.httpsRequired)
+  ctx.status = 301
+  ctx.redirect(target.href)
+}
+
 export const createKoaApp = (app: AppContext): Koa<State> => {
+  // Koa's own proxy support trusts every peer or none; the configured list decides here.
   const koa = new Koa<State>({ proxy: false })
+  const trusted = addressMatcher(app.config.trustedProxies)
+  const httpsApp = app.config.appUrl.startsWith('https:')
   const router = new Router<State>()
   // Fixed paths win over parameter ones (`/users/csrf-token.json` before `/users/{id}.json`).
   const params = (path: string) => (path.match(/\{/g) ?? []).length + (path.includes('*') ? 10 : 0)
   const routes = app.plugins
     .flatMap((plugin) => plugin.routes ?? [])
     .sort((a, b) => params(a.path) - params(b.path))
-  const throttle = new Throttle()
   for (const route of routes)
-    router.register(
-      toRouterPath(route.path),
-      [route.method],
-      routeMiddleware(app, route, throttle) as never,
-    )
+    router.register(toRouterPath(route.path), [route.method], routeMiddleware(app, route) as never)
 
   koa.use(async (ctx, next) => {
-    ctx.state.requestId = randomUUID()
+    const scope: RequestScope = { requestId: randomUUID(), mails: [] }
+    ctx.state.requestId = scope.requestId
     ctx.state.action = `${ctx.method} ${ctx.path}`
+    const client = resolveClient(
+      trusted,
+      ctx.req.socket.remoteAddress ?? '',
+      // Koa, told not to trust proxies, reads this from the socket alone.
+      ctx.secure,
+      ctx.headers,
+    )
+    ctx.state.client = client
+    // The cookie library refuses `Secure` on a connection it sees as plain; the proxy's is not.
+    ctx.cookies.secure = client.secure
     const started = performance.now()
     ctx.set(SECURITY_HEADERS)
-    try {
-      await next()
-      if (ctx.status === 404 && ctx.body === undefined)
-        sendEnvelope(ctx, 404, messages.notFound, '')
-    } catch (error) {
-      renderError(app, ctx, error)
-    } finally {
-      app.logger.info(
-        {
-          requestId: ctx.state.requestId,
-          method: ctx.method,
-          path: loggablePath(ctx.state.routePath, ctx.path),
-          status: ctx.status,
-          ms: Math.round(performance.now() - started),
-        },
-        'request',
-      )
-    }
+    ctx.set(REQUEST_ID_HEADER, scope.requestId)
+    await requestScope.run(scope, async () => {
+      try {
+        if (client.proxied && !client.secure && httpsApp) refusePlainHttp(app, ctx)
+        else await next()
+        if (ctx.status === 404 && ctx.body === undefined)
+          sendEnvelope(ctx, 404, messages.notFound, '')
+      } catch (error) {
+        renderError(app, ctx, error)
+      } finally {
+        // The request's transaction is over: what it queued is committed (or gone). The mail
+        // it asked for gets a bounded first attempt, so a user who asked for a link usually
+        // finds it sent; a slow or failing server only delays the answer by that much.
+        if (scope.mails.length)
+          await Promise.race([
+            app.mailer.deliverDue(),
+            delay(MAIL_WAIT_MS, undefined, { ref: false }),
+          ])
+        const ms = performance.now() - started
+        app.metrics.observeRequest(
+          ctx.method,
+          ctx.state.routePath ?? 'unmatched',
+          ctx.status,
+          ms / 1000,
+        )
+        app.logger.info(
+          {
+            method: ctx.method,
+            ip: client.ip,
+            path: loggablePath(ctx.state.routePath, ctx.path),
+            status: ctx.status,
+            ms: Math.round(ms),
+          },
+          'request',
+        )
+      }
+    })
   })
   for (const plugin of app.plugins) {
     if (!plugin.middleware) continue

@@ -5,13 +5,14 @@ import { checkCsrf } from '../auth/csrf.ts'
 import type { AuthUser } from '../auth/user.ts'
 import { readBody, refuseNulCharacters } from '../body.ts'
 import { runInTransaction } from '../db/transaction.ts'
-import { DEFAULT_SUCCESS_MESSAGE, JsonRows } from '../envelope.ts'
+import { DEFAULT_SUCCESS_MESSAGE } from '../envelope.ts'
 import { forbidden, HttpError, messages, unauthorized } from '../errors.ts'
 import { Reply, type RequestContext, type Route } from '../plugin.ts'
 import { parseQuery, parseQueryString } from '../query.ts'
-import type { Throttle, ThrottleKey } from '../throttle.ts'
+import type { ThrottleKey } from '../throttle.ts'
 import { isUuid } from '../uuid.ts'
 import { validate } from '../validation.ts'
+import { checkAnswer, checksAnswers } from './answer-check.ts'
 import { loadContains } from './contain.ts'
 import { requestContext } from './request-context.ts'
 import { type Context, NO_STORE, sendEnvelope } from './respond.ts'
@@ -52,15 +53,11 @@ const writeReply = (ctx: Context, route: Route, reply: Reply) => {
     ctx.redirect(reply.options.redirect)
     return
   }
-  // Rows PostgreSQL wrote as JSON were shaped by their query (the route's tests hold it to the
-  // response schema).
-  const shaped =
-    route.response &&
-    reply.body !== undefined &&
-    reply.body !== null &&
-    !(reply.body instanceof JsonRows)
-      ? route.response.parse(reply.body)
-      : reply.body
+  // Handlers answer exactly what their schema declares; outside production every answer is
+  // held to it (see answer-check.ts), so production sends the body as it is.
+  if (route.response && reply.body !== undefined && reply.body !== null && checksAnswers())
+    checkAnswer(route, route.response, reply.body)
+  const shaped = reply.body
   if (reply.options.html || reply.options.binary) {
     ctx.status = reply.options.status ?? 200
     ctx.type = reply.options.binary ?? 'text/html; charset=utf-8'
@@ -79,78 +76,77 @@ const writeReply = (ctx: Context, route: Route, reply: Reply) => {
   sendEnvelope(ctx, reply.options.status ?? 200, message, shaped ?? null, reply.options)
 }
 
-export const routeMiddleware =
-  (app: AppContext, route: Route, throttle: Throttle) => async (ctx: Context) => {
-    ctx.state.action = route.action
-    ctx.state.routePath = route.path
-    const rawQuery = parseQueryString(ctx.querystring)
-    const pathParams = (ctx as unknown as { params: Record<string, string> }).params ?? {}
-    refuseNulCharacters(rawQuery)
-    refuseNulCharacters(pathParams)
-    const query = parseQuery(rawQuery, route.query)
-    const rawParams = lowerCaseUuids(pathParams)
-    const params = route.params ? validate(route.params, rawParams) : rawParams
-    const request = requestContext(ctx, app)
-    if (route.csrf !== false) checkCsrf(request)
-    const user = await authenticate(app, request)
-    request.state.user = user
-    if (user) for (const plugin of app.plugins) await plugin.guard?.({ user, request, route }, app)
-    if (route.auth !== 'public' && !user) throw unauthorized()
-    if (route.auth === 'admin' && user?.role !== 'admin') throw forbidden(messages.adminOnly)
-    const rawBody =
-      ctx.method === 'GET' || ctx.method === 'HEAD'
-        ? undefined
-        : await readBody(
-            ctx.req,
-            app.config.bodyLimit,
-            typeof route.multipart === 'function' ? route.multipart(app) : route.multipart,
-          )
+export const routeMiddleware = (app: AppContext, route: Route) => async (ctx: Context) => {
+  ctx.state.action = route.action
+  ctx.state.routePath = route.path
+  const rawQuery = parseQueryString(ctx.querystring)
+  const pathParams = (ctx as unknown as { params: Record<string, string> }).params ?? {}
+  refuseNulCharacters(rawQuery)
+  refuseNulCharacters(pathParams)
+  const query = parseQuery(rawQuery, route.query)
+  const rawParams = lowerCaseUuids(pathParams)
+  const params = route.params ? validate(route.params, rawParams) : rawParams
+  const request = requestContext(ctx, app)
+  if (route.csrf !== false) checkCsrf(request)
+  const user = await authenticate(app, request)
+  request.state.user = user
+  if (user) for (const plugin of app.plugins) await plugin.guard?.({ user, request, route }, app)
+  if (route.auth !== 'public' && !user) throw unauthorized()
+  if (route.auth === 'admin' && user?.role !== 'admin') throw forbidden(messages.adminOnly)
+  const rawBody =
+    ctx.method === 'GET' || ctx.method === 'HEAD'
+      ? undefined
+      : await readBody(
+          ctx,
+          app.config.bodyLimit,
+          typeof route.multipart === 'function' ? route.multipart(app) : route.multipart,
+        )
 
-    let keys: ThrottleKey[] = []
-    if (route.throttle) {
-      keys = throttleKeys(app, route, request, undefined)
-      throttle.check(keys)
-    }
-    const run = async (em: RequestContext['em']) => {
-      const granted =
-        route.permission === 'none'
-          ? undefined
-          : await route.permission.check({ user: user!, params, rawBody, em, app })
-      const body = route.body
-        ? validate(route.body, rawBody ?? {}, route.validationMessage)
-        : rawBody
-      if (route.throttle?.account) {
-        keys = throttleKeys(app, route, request, route.throttle.account({ params, body }))
-        throttle.check(keys)
-      }
-      const result = await route.handler({
-        params,
-        query,
-        body,
-        user,
-        em,
-        app,
-        headers: ctx.headers,
-        request,
-        granted,
-      })
-      const reply = result instanceof Reply ? result : new Reply(result)
-      await loadContains(route, reply.body, { em, user, app, contain: query.contain })
-      return reply
-    }
-    let reply: Reply
-    try {
-      reply = route.transaction ? await runInTransaction(request.em, run) : await run(request.em)
-    } catch (error) {
-      if (
-        route.throttle &&
-        error instanceof HttpError &&
-        error.status >= 400 &&
-        error.status < 500 &&
-        error.status !== 429
-      )
-        throttle.fail(keys)
-      throw error
-    }
-    writeReply(ctx, route, reply)
+  let keys: ThrottleKey[] = []
+  if (route.throttle) {
+    keys = throttleKeys(app, route, request, undefined)
+    await app.throttle.check(keys)
   }
+  const run = async (em: RequestContext['em']) => {
+    let granted: unknown
+    if (route.permission !== 'none') {
+      // The loader refuses a policy on a public route, and a guest was refused above.
+      if (!user) throw unauthorized()
+      granted = await route.permission.check({ user, params, rawBody, em, app })
+    }
+    const body = route.body ? validate(route.body, rawBody ?? {}, route.validationMessage) : rawBody
+    if (route.throttle?.account) {
+      keys = throttleKeys(app, route, request, route.throttle.account({ params, body }))
+      await app.throttle.check(keys)
+    }
+    const result = await route.handler({
+      params,
+      query,
+      body,
+      user,
+      em,
+      app,
+      headers: ctx.headers,
+      request,
+      granted,
+    })
+    const reply = result instanceof Reply ? result : new Reply(result)
+    await loadContains(route, reply.body, { em, user, app, contain: query.contain })
+    return reply
+  }
+  let reply: Reply
+  try {
+    reply = route.transaction ? await runInTransaction(request.em, run) : await run(request.em)
+  } catch (error) {
+    if (
+      route.throttle &&
+      error instanceof HttpError &&
+      error.status >= 400 &&
+      error.status < 500 &&
+      error.status !== 429
+    )
+      await app.throttle.fail(keys)
+    throw error
+  }
+  writeReply(ctx, route, reply)
+}

@@ -2,6 +2,7 @@
 import { Readable } from 'node:stream'
 import type Koa from 'koa'
 import { envelope, JsonRows, type Pagination } from '../envelope.ts'
+import type { Client } from './forwarded.ts'
 
 /** The headers passbolt sets on every answer (its security headers middleware's defaults). */
 export const SECURITY_HEADERS: Record<string, string> = {
@@ -26,6 +27,8 @@ export interface State {
   action: string
   /** The route pattern once one matched; logged instead of the path, which may hold tokens. */
   routePath?: string
+  /** The client, as the socket or a trusted proxy describes it. */
+  client: Client
 }
 
 export type Context = Koa.ParameterizedContext<State>

@@ -8,6 +8,9 @@ import { Migration20261123020000FolderTree } from './Migration20261123020000Fold
 import { Migration20261123140000TagsComments } from './Migration20261123140000TagsComments.ts'
 import { Migration20261123150000GroupNames } from './Migration20261123150000GroupNames.ts'
 import { Migration20261123160000Avatars } from './Migration20261123160000Avatars.ts'
+import { Migration20261126100000Throttles } from './Migration20261126100000Throttles.ts'
+import { Migration20261126150000MailQueue } from './Migration20261126150000MailQueue.ts'
+import { Migration20261126150100ScheduledJobs } from './Migration20261126150100ScheduledJobs.ts'
 
 export const migrationsList = [
   { name: 'Migration20261122000000Initial', class: Migration20261122000000Initial },
@@ -19,4 +22,7 @@ export const migrationsList = [
   { name: 'Migration20261123140000TagsComments', class: Migration20261123140000TagsComments },
   { name: 'Migration20261123150000GroupNames', class: Migration20261123150000GroupNames },
   { name: 'Migration20261123160000Avatars', class: Migration20261123160000Avatars },
+  { name: 'Migration20261126100000Throttles', class: Migration20261126100000Throttles },
+  { name: 'Migration20261126150000MailQueue', class: Migration20261126150000MailQueue },
+  { name: 'Migration20261126150100ScheduledJobs', class: Migration20261126150100ScheduledJobs },
 ]

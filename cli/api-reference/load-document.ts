@@ -1,17 +1,18 @@
 // The OpenAPI document behind the API reference: from the build cache while the files it is
 // built from are unchanged (hashed, a few milliseconds), else from its module, bundled with
-// esbuild (in its own process) and run in a worker thread, so the server's code loads while
+// esbuild (in its own process) and run in a worker thread (./document-worker.ts), so the server's code loads while
 // the build renders Markdown. Bundling costs about half of what loading the sources through
 // tsx does.
 import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { Worker } from 'node:worker_threads'
-import type { BuildCache } from '../build-cache.ts'
+import type { OpenApiDocument } from '../../model/openapi.ts'
+import type { SiteConfig } from '../../model/site-config.ts'
+import type { BuildCache } from '../cache/build-cache.ts'
+import { bundleErrorMessage, withBundledModule } from '../config/module-bundle.ts'
 import { DocsError } from '../errors.ts'
-import { bundleErrorMessage, withBundledModule } from '../module-bundle.ts'
-import type { SiteConfig } from '../site-config.ts'
-import type { OpenApiDocument } from './openapi-types.ts'
+import { WorkerChannel } from '../workers/channel.ts'
+import { startTsWorker } from '../workers/start-worker.ts'
 
 export interface LoadedDocument {
   document: OpenApiDocument
@@ -43,32 +44,20 @@ export const sourcesKey = (root: string, reference: NonNullable<SiteConfig['apiR
   return hash.digest('hex')
 }
 
-/** Imports the bundle and posts the document as JSON (plain JavaScript: no loader needed). */
-const WORKER = `const { parentPort, workerData } = require('node:worker_threads')
-import(workerData.url)
-  .then(async ({ default: exported }) => {
-    if (exported === undefined) throw new Error('no default export')
-    const document = typeof exported === 'function' ? await exported() : exported
-    parentPort.postMessage({ type: 'done', json: JSON.stringify(document) })
-  })
-  .catch((error) => {
-    parentPort.postMessage({ type: 'failed', message: String(error?.message ?? error).split('\\n')[0] })
-  })`
-
 const runModule = (file: string): Promise<string> =>
-  withBundledModule(
-    file,
-    (url) =>
-      new Promise<string>((resolve, reject) => {
-        const worker = new Worker(WORKER, { eval: true, workerData: { url } })
-        worker.once('error', reject)
-        worker.once('message', (message: { type: string; json?: string; message?: string }) => {
-          void worker.terminate()
-          if (message.type === 'done') resolve(message.json!)
-          else reject(new Error(message.message))
-        })
-      }),
-  )
+  withBundledModule(file, async (url) => {
+    const worker = new WorkerChannel<{ url: string }, string>(
+      startTsWorker(new URL('./document-worker.ts', import.meta.url)),
+    )
+    try {
+      return await worker.request({ url })
+    } catch (error) {
+      // The module's first line says what went wrong; the rest is its stack.
+      throw new Error(String(error instanceof Error ? error.message : error).split('\n')[0])
+    } finally {
+      void worker.terminate()
+    }
+  })
 
 /** Starts loading the document; await the result when the page is written. */
 export const loadApiDocument = async (

@@ -3,12 +3,14 @@
 // what the site search indexes (one section per operation). The rendering is cached under the
 // document's key and the templates' identity.
 import { renderToStaticMarkup } from 'react-dom/server'
+import type { SiteConfig } from '../../model/site-config.ts'
+import type { PageModel, SidebarItem } from '../../model/site-model.ts'
 import { ApiReference } from '../../templates/api/ApiReference.tsx'
 import { buildLayout, operationAnchor, operationsOf } from '../../templates/api/layout.ts'
-import type { PageModel, SidebarItem } from '../../templates/model.ts'
-import { type BuildCache, hashInput, templatesKey } from '../build-cache.ts'
-import type { SearchablePage } from '../search-index.ts'
-import type { SiteConfig } from '../site-config.ts'
+import type { BuildCache } from '../cache/build-cache.ts'
+import { templatesKey } from '../cache/code-keys.ts'
+import { hashInput } from '../cache/hash.ts'
+import type { SearchablePage } from '../search/search-index.ts'
 import type { LoadedDocument } from './load-document.ts'
 
 export const DOCUMENT_FILE = 'openapi.json'

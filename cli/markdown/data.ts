@@ -12,7 +12,15 @@ export interface TocHeading {
 }
 
 /** `url` is written to the page; `check`, when set, is the absolute path the link check verifies. */
-export type LinkResolution = { url: string; check?: string } | { error: string }
+export type LinkResolution =
+  | {
+      url: string
+      check?: string
+      /** An image's intrinsic size, when its file was read (so the page does not jump). */
+      width?: number
+      height?: number
+    }
+  | { error: string }
 
 /** Resolves a link or image reference written in the file at `fromFile`. */
 export type ReferenceResolver = (href: string, fromFile: string) => LinkResolution
@@ -30,11 +38,9 @@ declare module 'vfile' {
   }
 }
 
-/** Per-file state shared by the steps of the single mdast pass. */
+/** What the steps that resolve references get: the file and the site's resolvers. */
 export interface StepContext {
   file: import('vfile').VFile
   resolveLink: ReferenceResolver
   resolveImage: ReferenceResolver
-  /** Tab sets seen so far, for unique ids. */
-  tabSets: number
 }

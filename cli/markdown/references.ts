@@ -3,7 +3,7 @@
 import type { Definition, Image, Link } from 'mdast'
 import type { VFile } from 'vfile'
 import type { ReferenceResolver, StepContext } from './data.ts'
-import { reportError } from './messages.ts'
+import { reportError, reportWarning } from './messages.ts'
 
 /** Resolves one reference and records it; returns the URL to write, or undefined on error. */
 export const resolveReference = (
@@ -36,5 +36,15 @@ export const image = (node: Image, ctx: StepContext): void => {
     return
   }
   node.url = resolution.url
-  node.data = { ...(node.data ?? {}), hProperties: { loading: 'lazy', decoding: 'async' } }
+  if (!node.alt?.trim())
+    reportWarning(
+      ctx.file,
+      node,
+      `image "${node.url}" has no alt text: describe it for readers who cannot see it`,
+    )
+  const { width, height } = resolution
+  node.data = {
+    ...(node.data ?? {}),
+    hProperties: { loading: 'lazy', decoding: 'async', ...(width && height && { width, height }) },
+  }
 }

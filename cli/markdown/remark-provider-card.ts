@@ -1,10 +1,13 @@
-// Directive step: `::providerCard{icon=… title=… href=…}` becomes a linked card.
+// remark plugin: `::providerCard{icon=… title=… href=…}` becomes a linked card.
+import type { Root, RootContent } from 'mdast'
 import type { LeafDirective } from 'mdast-util-directive'
-import type { StepContext } from './data.ts'
+import type { VFile } from 'vfile'
+import type { ReferenceResolver, StepContext } from './data.ts'
 import { reportError } from './messages.ts'
 import { resolveReference } from './references.ts'
+import { walk } from './walk.ts'
 
-export const providerCard = (node: LeafDirective, ctx: StepContext): void => {
+const providerCard = (node: LeafDirective, ctx: StepContext): void => {
   const { file } = ctx
   const { icon, title, href } = node.attributes ?? {}
   if (!title || !href) {
@@ -36,5 +39,19 @@ export const providerCard = (node: LeafDirective, ctx: StepContext): void => {
         children: [{ type: 'text' as const, value: title }],
       },
     ],
+  }
+}
+
+export interface Options {
+  resolveLink: ReferenceResolver
+  resolveImage: ReferenceResolver
+}
+
+export default function remarkProviderCard(options: Options) {
+  return (tree: Root, file: VFile) => {
+    const ctx: StepContext = { file, ...options }
+    walk<RootContent>(tree, (node) => {
+      if (node.type === 'leafDirective' && node.name === 'providerCard') providerCard(node, ctx)
+    })
   }
 }

@@ -1,8 +1,10 @@
-// Directive step: `:::quote{author=… source=…}` becomes a figure with a blockquote and caption.
+// remark plugin: `:::quote{author=… source=…}` becomes a figure with a blockquote and caption.
+import type { Root, RootContent } from 'mdast'
 import type { ContainerDirective } from 'mdast-util-directive'
 import { asElement, takeContainerLabel } from './directive-attributes.ts'
+import { walk } from './walk.ts'
 
-export const quote = (node: ContainerDirective): void => {
+const quote = (node: ContainerDirective): void => {
   takeContainerLabel(node)
   const { author, source } = node.attributes ?? {}
   const quote = { type: 'blockquote' as const, children: node.children }
@@ -29,4 +31,12 @@ export const quote = (node: ContainerDirective): void => {
       : []
   node.children = [quote, ...caption] as typeof node.children
   asElement(node, 'figure', { className: ['quote'] })
+}
+
+export default function remarkQuote() {
+  return (tree: Root) => {
+    walk<RootContent>(tree, (node) => {
+      if (node.type === 'containerDirective' && node.name === 'quote') quote(node)
+    })
+  }
 }

@@ -1,21 +1,22 @@
-// Directive step: `::::tabs{groupId=…}` holding `:::tab[Label]{value=…}` items becomes an
-// ARIA tab set. Tab sets sharing a group id switch together in the browser.
+// remark plugin: `::::tabs{groupId=…}` holding `:::tab[Label]{value=…}` items becomes an ARIA
+// tab set. Tab sets sharing a group id switch together in the browser.
 
 import Slugger from 'github-slugger'
+import type { Root, RootContent } from 'mdast'
 import type { ContainerDirective } from 'mdast-util-directive'
-import type { StepContext } from './data.ts'
+import type { VFile } from 'vfile'
 import { asElement, labelText, takeContainerLabel } from './directive-attributes.ts'
 import { reportError } from './messages.ts'
+import { walk } from './walk.ts'
 
 /** A `:::tab` met on its own (tab sets mark theirs before the walk reaches them). */
-export const strayTab = (node: ContainerDirective, ctx: StepContext): void => {
+const strayTab = (node: ContainerDirective, file: VFile): void => {
   if (!(node.data as { inTabs?: boolean } | undefined)?.inTabs)
-    reportError(ctx.file, node, 'a ":::tab" must be inside a "::::tabs" container')
+    reportError(file, node, 'a ":::tab" must be inside a "::::tabs" container')
 }
 
-export const tabSet = (node: ContainerDirective, ctx: StepContext): void => {
-  const file = ctx.file
-  const set = ctx.tabSets++
+/** `set` numbers the page's tab sets, for unique ids. */
+const tabSet = (node: ContainerDirective, file: VFile, set: number): void => {
   takeContainerLabel(node)
   const tabs = node.children.filter(
     (child): child is ContainerDirective =>
@@ -73,4 +74,15 @@ export const tabSet = (node: ContainerDirective, ctx: StepContext): void => {
     className: ['tabs'],
     dataGroupId: node.attributes?.groupId || undefined,
   })
+}
+
+export default function remarkTabs() {
+  return (tree: Root, file: VFile) => {
+    let sets = 0
+    walk<RootContent>(tree, (node) => {
+      if (node.type !== 'containerDirective') return
+      if (node.name === 'tabs') tabSet(node, file, sets++)
+      else if (node.name === 'tab') strayTab(node, file)
+    })
+  }
 }

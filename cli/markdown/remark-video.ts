@@ -1,9 +1,11 @@
-// Directive step: `::video{src=… title=…}` embeds a YouTube or Vimeo player or an mp4 file,
+// remark plugin: `::video{src=… title=…}` embeds a YouTube or Vimeo player or an mp4 file,
 // loaded lazily.
 import type { ElementContent } from 'hast'
+import type { Root, RootContent } from 'mdast'
 import type { LeafDirective } from 'mdast-util-directive'
-import type { StepContext } from './data.ts'
+import type { VFile } from 'vfile'
 import { reportError } from './messages.ts'
+import { walk } from './walk.ts'
 
 type Embed = { kind: 'iframe'; src: string } | { kind: 'video'; src: string }
 
@@ -35,7 +37,7 @@ export const videoEmbed = (src: string): Embed | undefined => {
   return undefined
 }
 
-export const video = (node: LeafDirective, { file }: StepContext): void => {
+const video = (node: LeafDirective, file: VFile): void => {
   const src = node.attributes?.src ?? ''
   const title = node.attributes?.title || 'Video'
   const embed = videoEmbed(src)
@@ -66,4 +68,12 @@ export const video = (node: LeafDirective, { file }: StepContext): void => {
         }
   node.children = []
   node.data = { hName: 'div', hProperties: { className: ['video'] }, hChildren: [player] }
+}
+
+export default function remarkVideo() {
+  return (tree: Root, file: VFile) => {
+    walk<RootContent>(tree, (node) => {
+      if (node.type === 'leafDirective' && node.name === 'video') video(node, file)
+    })
+  }
 }

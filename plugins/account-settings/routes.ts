@@ -2,11 +2,18 @@
 import { z } from 'zod'
 import { badRequest, notFound } from '../../api/errors.ts'
 import { defineRoute, Reply } from '../../api/plugin.ts'
-import { readAccountSettingRows, writeAccountSetting } from '../settings/index.ts'
+import {
+  accountSettingResponse,
+  readAccountSettingRows,
+  writeAccountSetting,
+} from '../settings/index.ts'
 import { messages } from './messages.ts'
 import { listThemes, THEME_NAMES, themePreview } from './themes.ts'
 
 /** The account settings a client may read back; others (MFA devices) stay private. */
+/** A theme the caller may choose, with a preview picture. */
+const themeResponse = z.object({ id: z.string(), name: z.string(), preview: z.string() })
+
 const PUBLIC_PROPERTIES = ['locale', 'theme'] as const
 
 const themeBody = z.object({ value: z.unknown().optional() })
@@ -22,7 +29,8 @@ export const routes = [
     auth: 'user',
     // Only the caller's own settings are read.
     permission: 'none',
-    handler: ({ em, user }) => readAccountSettingRows(em, user!.id, PUBLIC_PROPERTIES),
+    response: z.array(accountSettingResponse),
+    handler: ({ em, user }) => readAccountSettingRows(em, user.id, PUBLIC_PROPERTIES),
   }),
   defineRoute({
     method: 'GET',
@@ -33,6 +41,7 @@ export const routes = [
     auth: 'user',
     // The list is the same for everyone.
     permission: 'none',
+    response: z.array(themeResponse),
     handler: ({ app }) => listThemes(app.config.appUrl),
   }),
   defineRoute({
@@ -46,13 +55,14 @@ export const routes = [
     // Only the caller's own setting is written.
     permission: 'none',
     body: themeBody,
+    response: accountSettingResponse,
     handler: async ({ em, user, body }) => {
       if (body.value === undefined || body.value === null || body.value === '')
         throw badRequest(messages.themeRequired)
       if (typeof body.value !== 'string' || !THEME_NAMES.includes(body.value))
         throw badRequest(messages.themeInvalid)
-      await writeAccountSetting(em, user!.id, 'theme', body.value)
-      const [row] = await readAccountSettingRows(em, user!.id, ['theme'])
+      await writeAccountSetting(em, user.id, 'theme', body.value)
+      const [row] = await readAccountSettingRows(em, user.id, ['theme'])
       return row
     },
   }),

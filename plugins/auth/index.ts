@@ -9,17 +9,20 @@ import { AuthenticationTokenSchema } from './entities/AuthenticationToken.ts'
 import { type Session, SessionSchema } from './entities/Session.ts'
 import { BASE_HEADERS } from './gpgauth.ts'
 import { messages } from './messages.ts'
+import { purgeExpired } from './purge.ts'
 import { routes } from './routes.ts'
 import { endSession, loadSession, touchSession } from './sessions.ts'
 
 export { AuthenticationTokenSchema } from './entities/AuthenticationToken.ts'
 export { endSession, endUserSessions } from './sessions.ts'
 export {
+  boundActiveTokens,
   claimToken,
   consumeToken,
   createToken,
   findActiveToken,
   isExpired,
+  purgeExpiredTokens,
   TOKEN_LIFETIME_MS,
 } from './tokens.ts'
 
@@ -38,6 +41,7 @@ export default definePlugin({
   dependsOn: ['users'],
   entities: [AuthenticationTokenSchema, SessionSchema],
   routes,
+  jobs: [purgeExpired],
   middleware: (app) => async (request, next) => {
     if (isJwtRequest(request)) return next()
     for (const [name, value] of Object.entries(BASE_HEADERS)) request.set(name, value)

@@ -4,6 +4,7 @@ import * as openpgp from 'openpgp'
 import { z } from 'zod'
 import { HttpError } from '../../api/errors.ts'
 import { defineRoute, Reply } from '../../api/plugin.ts'
+import { noBody } from '../../api/response-schemas.ts'
 import {
   attachGroupsUsers,
   canSignIn,
@@ -11,6 +12,7 @@ import {
   serializeUser,
   touchLastLoggedIn,
   type UserBundle,
+  userResponse,
 } from '../users/index.ts'
 import type { Session } from './entities/Session.ts'
 import {
@@ -22,7 +24,7 @@ import {
 } from './gpgauth.ts'
 import { messages } from './messages.ts'
 import { endSession, openSession } from './sessions.ts'
-import { consumeToken, createToken, findActiveToken } from './tokens.ts'
+import { boundActiveTokens, consumeToken, createToken, findActiveToken } from './tokens.ts'
 
 const gpgAuthFields = z.object({
   keyid: z.string().max(64).optional(),
@@ -59,6 +61,14 @@ const identify = async (
     throw failure(400, messages.noUser(messages.userNotFound))
   return bundle
 }
+
+/**
+ * Stage 1 costs the server an OpenPGP encryption and a token for anyone who names a (public)
+ * key: it is counted whether or not it succeeds, per account and per address.
+ */
+export const LOGIN_CHALLENGES_PER_ACCOUNT = 10
+/** Above twice the per-account limit (fixed windows allow a burst at a boundary). */
+export const MAX_ACTIVE_LOGIN_TOKENS = 2 * LOGIN_CHALLENGES_PER_ACCOUNT + 5
 
 const stageReply = (progress: string, headers: Record<string, string>) =>
   new Reply(null, {
@@ -104,6 +114,7 @@ export const routes = [
     multipart: true,
     body: loginBody,
     throttle: { account: ({ body }) => fieldsOf(body).keyid },
+    response: noBody,
     handler: async ({ body, em, app }) => {
       const fields = fieldsOf(body)
       await identify(em, fields.keyid)
@@ -122,7 +133,7 @@ export const routes = [
     summary:
       'GPGAuth stage 1 (keyid: get an encrypted challenge) and stage 2 (user_token_result: sign in)',
     description:
-      'Stage 1: the client sends its key fingerprint (`gpg_auth[keyid]`) and gets a token encrypted to its key in `X-GPGAuth-User-Auth-Token`. Stage 2: it sends the token decrypted (`gpg_auth[user_token_result]`) and the session opens: the `passbolt_session` cookie is set. Failures answer 200 with `X-GPGAuth-Error` and an error header status, as passbolt does.',
+      'Stage 1: the client sends its key fingerprint (`gpg_auth[keyid]`) and gets a token encrypted to its key in `X-GPGAuth-User-Auth-Token`. Stage 2: it sends the token decrypted (`gpg_auth[user_token_result]`) and the session opens: the `passbolt_session` cookie is set. Failures answer 200 with `X-GPGAuth-Error` and an error header status, as passbolt does. Stage 1 is counted whether or not it succeeds: 10 a minute per key fingerprint and `KEYWARD_AUTH_RATE_LIMIT_PER_ADDRESS` per client address (429 beyond); stage 2 finds its token by value, however many were issued since.',
     auth: 'public',
     // Sign-in and session routes act on the caller's own session; the key or token proves who.
     permission: 'none',
@@ -130,13 +141,29 @@ export const routes = [
     multipart: true,
     body: loginBody,
     throttle: { account: ({ body }) => fieldsOf(body).keyid },
+    response: userResponse.nullable().meta({
+      description: 'Null at stage 1 (the token travels in headers); the signed-in user at stage 2.',
+    }),
     handler: async ({ body, em, app, user, request }) => {
       if (user) throw new HttpError(409, messages.alreadyLoggedIn)
       const fields = fieldsOf(body)
+      if (fields.user_token_result === undefined)
+        await app.throttle.hit([
+          { key: `login-challenge|ip|${request.ip}`, limit: app.config.authRateLimitPerAddress },
+          ...(fields.keyid
+            ? [
+                {
+                  key: `login-challenge|account|${fields.keyid.toLowerCase()}`,
+                  limit: LOGIN_CHALLENGES_PER_ACCOUNT,
+                },
+              ]
+            : []),
+        ])
       const bundle = await identify(em, fields.keyid)
       if (fields.user_token_result === undefined) {
         const token = createToken(em, 'login', bundle.user.id)
         await em.flush()
+        await boundActiveTokens(em, 'login', bundle.user.id, MAX_ACTIVE_LOGIN_TOKENS)
         const userKey = await openpgp.readKey({ armoredKey: bundle.gpgkey!.armoredKey })
         const challenge = await encryptForUser(
           formatToken(token.token),
@@ -174,6 +201,7 @@ export const routes = [
     auth: 'user',
     // Sign-in and session routes act on the caller's own session; the key or token proves who.
     permission: 'none',
+    response: noBody,
     handler: ({ request }) => {
       request.state.keepSessionIdle = true
       return null
@@ -192,6 +220,7 @@ export const routes = [
       // Ends only the caller's own session, if there is one.
       permission: 'none',
       message: messages.loggedOut,
+      response: noBody,
       handler: async ({ em, request }) => {
         await endSession(em, request, request.state.session as Session | undefined)
         request.state.session = undefined

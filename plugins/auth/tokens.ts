@@ -2,6 +2,8 @@
 import { randomUUID } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { constantTimeEqual } from '../../api/auth/csrf.ts'
+import { purgeInBatches } from '../../api/db/purge.ts'
+import { executeStatement } from '../../api/orm.ts'
 import {
   type AuthenticationToken,
   AuthenticationTokenSchema,
@@ -17,6 +19,7 @@ export const TOKEN_LIFETIME_MS: Record<TokenType, number> = {
   verify_token: 3_600_000,
   mfa: 30 * 24 * 3_600_000,
   mfa_failure: 30 * 24 * 3_600_000,
+  mobile_transfer: 5 * 60_000,
 }
 
 export const createToken = (
@@ -77,8 +80,9 @@ export const claimToken = async (
 }
 
 /**
- * Finds the user's active token of this type equal to `value` (compared in constant time).
- * An expired match is deactivated and not returned.
+ * Finds the user's active token of this type equal to `value`, by its value (never among the
+ * newest few, so a flood of new tokens cannot hide the one a user holds). An expired match is
+ * deactivated and not returned.
  */
 export const findActiveToken = async (
   em: EntityManager,
@@ -86,13 +90,13 @@ export const findActiveToken = async (
   userId: string | null,
   value: string,
 ) => {
-  const candidates = await em.find(
-    AuthenticationTokenSchema,
-    { type, userId, active: true },
-    { orderBy: { created: 'desc' }, limit: 50 },
-  )
-  const match = candidates.find((candidate) => constantTimeEqual(candidate.token, value))
-  if (!match) return undefined
+  const match = await em.findOne(AuthenticationTokenSchema, {
+    type,
+    userId,
+    token: value,
+    active: true,
+  })
+  if (!match || !constantTimeEqual(match.token, value)) return undefined
   if (isExpired(match)) {
     match.active = false
     await em.flush()
@@ -100,3 +104,47 @@ export const findActiveToken = async (
   }
   return match
 }
+
+/**
+ * Keeps at most `keep` active tokens of this type for the user, the newest: older ones are
+ * deactivated. Callers throttle how fast tokens are made, so that in practice only tokens
+ * nobody holds any more are dropped.
+ */
+export const boundActiveTokens = async (
+  em: EntityManager,
+  type: TokenType,
+  userId: string,
+  keep: number,
+) => {
+  await executeStatement(em, (knex) =>
+    knex('authentication_tokens')
+      .where({ type, user_id: userId, active: true })
+      .whereNotIn(
+        'id',
+        knex('authentication_tokens')
+          .select('id')
+          .where({ type, user_id: userId, active: true })
+          .orderBy([
+            { column: 'created', order: 'desc' },
+            { column: 'id', order: 'desc' },
+          ])
+          .limit(keep),
+      )
+      .update({ active: false, modified: new Date() }),
+  )
+}
+
+/**
+ * Deletes tokens past their lifetime; returns how many went. Several processes may purge at
+ * once. A spent JWT verify token outlives any challenge that could carry it, so replays stay
+ * refused.
+ */
+export const purgeExpiredTokens = (em: EntityManager): Promise<number> =>
+  purgeInBatches(em.getKnex(), 'authentication_tokens', 'id', (query) =>
+    query.where((where) => {
+      for (const [type, lifetime] of Object.entries(TOKEN_LIFETIME_MS))
+        where.orWhere((one) =>
+          one.where('type', type).where('created', '<', new Date(Date.now() - lifetime)),
+        )
+    }),
+  )

@@ -5,7 +5,7 @@ import { renderDefaultAvatars } from './default-image.ts'
 import { defaultAvatars } from './defaults.ts'
 import { routes } from './routes.ts'
 
-export { AVATAR_SIZES, type AvatarSize } from './image.ts'
+export { AVATAR_SIZES, type AvatarSize, resizeAvatar } from './image.ts'
 export {
   type AvatarColumns,
   avatarJson,
@@ -16,6 +16,7 @@ export { type PreparedAvatar, prepareAvatar, storeAvatar } from './upload.ts'
 
 export default definePlugin({
   name: 'avatars',
+  tables: ['avatars'],
   routes,
   init: async (app) => {
     defaultAvatars.set(app, await renderDefaultAvatars())

@@ -2,11 +2,12 @@
 // deleted.
 import { z } from 'zod'
 import { defineRoute } from '../../api/plugin.ts'
+import { noBody } from '../../api/response-schemas.ts'
 import { canAccess, READ } from '../permissions/index.ts'
 import { commentContain } from './contains.ts'
 import { messages } from './messages.ts'
 import { authorOfComment, readableThread } from './policies.ts'
-import { createBody, updateBody } from './schemas.ts'
+import { commentResponse, commentThreadsResponse, createBody, updateBody } from './schemas.ts'
 import { addComment, commentThreads, deleteComment, updateComment } from './service.ts'
 
 const commentParams = z.object({ id: z.uuid({ error: messages.invalidId }) })
@@ -23,6 +24,7 @@ export const routes = [
     permission: readableThread,
     params: z.object({ resourceId: z.uuid({ error: messages.invalidListId }) }),
     query: { contain: commentContain },
+    response: commentThreadsResponse,
     handler: ({ em, params }) => commentThreads(em, params.resourceId),
   }),
   defineRoute({
@@ -47,9 +49,10 @@ export const routes = [
     validationMessage: messages.validation,
     transaction: true,
     message: messages.added,
+    response: commentResponse,
     handler: ({ em, params, body, user }) =>
       addComment(em, {
-        userId: user!.id,
+        userId: user.id,
         resourceId: params.resourceId,
         content: body.content,
         parentId: body.parent_id,
@@ -69,7 +72,8 @@ export const routes = [
     validationMessage: messages.validation,
     transaction: true,
     message: messages.updated,
-    handler: ({ em, params, body, user }) => updateComment(em, user!.id, params.id, body.content),
+    response: commentResponse,
+    handler: ({ em, params, body, user }) => updateComment(em, user.id, params.id, body.content),
   }),
   defineRoute({
     method: 'DELETE',
@@ -83,6 +87,7 @@ export const routes = [
     params: commentParams,
     transaction: true,
     message: messages.deleted,
+    response: noBody,
     handler: async ({ em, params }) => {
       await deleteComment(em, params.id)
       return null

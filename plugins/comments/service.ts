@@ -3,6 +3,7 @@
 // replies go with it (the foreign key cascades).
 import { randomUUID } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
+import { lockRows } from '../../api/db/transaction.ts'
 import { formatTimestamp } from '../../api/envelope.ts'
 import { badRequest } from '../../api/errors.ts'
 import { executeStatement, selectRows } from '../../api/orm.ts'
@@ -129,9 +130,8 @@ export const addComment = async (
 
 /** A comment by id, its row locked until the transaction ends; undefined when there is none. */
 export const lockComment = async (em: EntityManager, id: string) => {
-  const [row] = await selectRows<Row>(em, (knex) =>
-    knex('comments').where({ id }).select(COLUMNS).forUpdate(),
-  )
+  await lockRows(em, 'comments', [id])
+  const [row] = await selectRows<Row>(em, (knex) => knex('comments').where({ id }).select(COLUMNS))
   return row ? commentJson(row) : undefined
 }
 

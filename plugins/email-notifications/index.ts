@@ -9,6 +9,7 @@ export {
   NOTIFICATION_DEFAULTS,
   type NotificationName,
 } from './catalogue.ts'
+export { notificationChanges } from './schemas.ts'
 export { readNotificationSettings } from './service.ts'
 
 export default definePlugin({

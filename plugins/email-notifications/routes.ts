@@ -2,7 +2,7 @@
 // notifications the organisation sends.
 import { defineRoute, Reply } from '../../api/plugin.ts'
 import { messages } from './messages.ts'
-import { notificationChanges } from './schemas.ts'
+import { notificationChanges, notificationSettingsResponse } from './schemas.ts'
 import { notificationSettingsBody, updateNotificationSettings } from './service.ts'
 
 export const routes = [
@@ -16,6 +16,7 @@ export const routes = [
     auth: 'admin',
     // Organisation settings are for administrators, which `auth` already requires.
     permission: 'none',
+    response: notificationSettingsResponse,
     handler: ({ em }) => notificationSettingsBody(em),
   }),
   defineRoute({
@@ -30,11 +31,12 @@ export const routes = [
     permission: 'none',
     body: notificationChanges,
     transaction: true,
+    response: notificationSettingsResponse,
     handler: async ({ em, app, user, body }) => {
       const changes = Object.fromEntries(
         Object.entries(body).filter(([, value]) => value !== undefined),
       )
-      await updateNotificationSettings(em, app, changes, user!.id)
+      await updateNotificationSettings(em, app, changes, user.id)
       return new Reply(await notificationSettingsBody(em), { message: messages.updated })
     },
   }),

@@ -22,3 +22,10 @@ export const notificationChanges = z.object(
     Object.keys(NOTIFICATION_DEFAULTS).map((name) => [name, booleanish.optional()]),
   ) as Record<NotificationName, z.ZodOptional<typeof booleanish>>,
 )
+
+/** Every switch of the catalogue, and where the values came from (never a file here). */
+export const notificationSettingsResponse = z.object({
+  sources_database: z.boolean(),
+  sources_file: z.boolean(),
+  ...Object.fromEntries(Object.keys(NOTIFICATION_DEFAULTS).map((name) => [name, z.boolean()])),
+})

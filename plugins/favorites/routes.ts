@@ -2,7 +2,9 @@
 import { z } from 'zod'
 import { badRequest, notFound } from '../../api/errors.ts'
 import { defineRoute } from '../../api/plugin.ts'
+import { noBody } from '../../api/response-schemas.ts'
 import { canAccess, READ } from '../permissions/index.ts'
+import { favoriteResponse } from './schemas.ts'
 import { addFavorite, removeFavorite } from './service.ts'
 
 export const routes = [
@@ -25,8 +27,9 @@ export const routes = [
       resourceId: z.uuid({ error: 'The resource identifier should be a valid UUID.' }),
     }),
     message: 'The resource was marked as favorite.',
+    response: favoriteResponse,
     handler: async ({ em, params, user }) => {
-      const favorite = await addFavorite(em, user!.id, params.resourceId)
+      const favorite = await addFavorite(em, user.id, params.resourceId)
       if (!favorite) throw badRequest('This record is already marked as favorite.')
       return favorite
     },
@@ -42,8 +45,9 @@ export const routes = [
     permission: 'none',
     params: z.object({ id: z.uuid({ error: 'The favorite id is not valid.' }) }),
     message: 'The favorite was deleted.',
+    response: noBody,
     handler: async ({ em, params, user }) => {
-      if (!(await removeFavorite(em, user!.id, params.id))) throw notFound('favorite')
+      if (!(await removeFavorite(em, user.id, params.id))) throw notFound('favorite')
       return null
     },
   }),

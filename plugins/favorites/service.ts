@@ -1,9 +1,10 @@
 // Favorites through the query builder: a user's marks on resources, set once, read many at a
 // time for lists, removed with the resource or the user's access.
 import { randomUUID } from 'node:crypto'
-import type { EntityManager } from '@mikro-orm/postgresql'
+import type { EntityManager, Knex } from '@mikro-orm/postgresql'
 import { formatTimestamp } from '../../api/envelope.ts'
 import { executeStatement, selectRows, selectSql } from '../../api/orm.ts'
+import { isoDate } from '../users/index.ts'
 
 interface Row {
   id: string
@@ -34,6 +35,24 @@ export const favoritesOfUser = async (em: EntityManager, userId: string, resourc
   )
   return new Map(rows.map((row) => [row.foreign_key, favoriteJson(row)]))
 }
+
+/**
+ * Joins the user's favorite of each row's resource (`itemColumn`) to a list whose rows
+ * PostgreSQL writes as JSON; `favoriteObject` is then the row's `favorite`, as `favoriteJson`.
+ */
+export const joinFavorite = (query: Knex.QueryBuilder, userId: string, itemColumn: string) =>
+  query.leftJoin('favorites', (on) =>
+    on.on('favorites.foreign_key', itemColumn).andOnVal('favorites.user_id', userId),
+  )
+
+/** The favorite `joinFavorite` joined, or null. */
+export const favoriteObject = (knex: Knex) =>
+  knex.raw(
+    `case when favorites.id is null then null else json_build_object('id', favorites.id,
+      'user_id', favorites.user_id, 'foreign_key', favorites.foreign_key,
+      'foreign_model', favorites.foreign_model, 'created', ?, 'modified', ?) end`,
+    [isoDate(knex, 'favorites.created'), isoDate(knex, 'favorites.modified')],
+  )
 
 /** Marks the resource; undefined when the user had already marked it. */
 export const addFavorite = async (em: EntityManager, userId: string, resourceId: string) => {

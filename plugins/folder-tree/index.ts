@@ -2,6 +2,7 @@
 // (an item shared with a user enters their tree, an item they lose leaves it); the resources
 // and folders plugins place, move and remove items through it.
 import { definePlugin } from '../../api/plugin.ts'
+import { userDeletion } from '../users/index.ts'
 import { FolderRelationSchema } from './entities/FolderRelation.ts'
 import {
   addResourcesToTrees,
@@ -14,6 +15,7 @@ import {
 export * from './columns.ts'
 export {
   addToTrees,
+  ancestorsInTree,
   canReadFolderSql,
   type ItemModel,
   moveInTrees,
@@ -28,7 +30,7 @@ export { FolderRelationSchema }
 
 export default definePlugin({
   name: 'folder-tree',
-  dependsOn: ['permissions'],
+  dependsOn: ['permissions', 'users'],
   entities: [FolderRelationSchema],
   accessChanged: async (em, changes) => {
     // Resources need no cascade: all of them in a few statements; folders one by one.
@@ -44,10 +46,12 @@ export default definePlugin({
       await addToTrees(em, item, change.gained)
     }
   },
-  deletion: {
-    // A deleted user's tree goes with them.
-    cleanup: async (em, subject) => {
-      if (subject.kind === 'User') await removeFromTreesOfUser(em, subject.id)
-    },
-  },
+  extensions: [
+    userDeletion.provide({
+      // A deleted user's tree goes with them.
+      cleanup: async (em, subject) => {
+        if (subject.kind === 'User') await removeFromTreesOfUser(em, subject.id)
+      },
+    }),
+  ],
 })

@@ -14,7 +14,7 @@ export type ItemModel = 'Resource' | 'Folder'
 export const canReadFolderSql = (user: string, folder: string) =>
   `exists (select 1 from permissions rp where rp.aco = 'Folder' and rp.aco_foreign_key = ${folder}
     and (rp.aro_foreign_key = ${user} or rp.aro_foreign_key in (
-      select rgu.group_id from groups_users rgu join groups rg on rg.id = rgu.group_id and not rg.deleted
+      select rgu.group_id from group_members rgu join group_records rg on rg.id = rgu.group_id and not rg.deleted
       where rgu.user_id = ${user})))`
 
 /** Puts a new item in its creator's tree, under `parentId` or at the root. */
@@ -290,6 +290,26 @@ export const moveInTrees = async (
       users.map((row) => row.user_id).filter((user) => user !== moverId),
     )
   }
+}
+
+/** The folder and the folders above it in the user's tree, nearest first. */
+export const ancestorsInTree = async (
+  em: EntityManager,
+  userId: string,
+  folderId: string,
+): Promise<string[]> => {
+  const rows = await selectSql<{ folder_id: string }>(
+    em,
+    `with recursive up(folder_id, depth) as (
+       select cast(:folder as uuid), 0
+       union all
+       select fr.folder_parent_id, up.depth + 1 from up
+       join folders_relations fr on fr.user_id = :user and fr.foreign_id = up.folder_id
+       where fr.folder_parent_id is not null and up.depth < 10000)
+     select folder_id from up order by depth`,
+    { folder: folderId, user: userId },
+  )
+  return [...new Set(rows.map((row) => row.folder_id))]
 }
 
 /** True when putting `folderId` under `parentId` would put it inside itself in the user's tree. */

@@ -1,6 +1,6 @@
 // What `contain[...]` may add to folders, each loaded for the whole page in one query.
 // `permission` comes from the list query itself.
-import type { ContainContext, ContainSpec } from '../../api/plugin.ts'
+import { type ContainContext, type ContainSpec, callerOf } from '../../api/plugin.ts'
 import { permissionContains } from '../permissions/index.ts'
 import { resourceJson, selectResources } from '../resources/index.ts'
 import { embeddedUserContain } from '../users/index.ts'
@@ -25,8 +25,8 @@ const listAll = { page: 1, limit: null, order: [], contain: {} }
 
 export const folderContain = {
   children_resources: {
-    load: async (rows: Row[], { em, user }: ContainContext) => {
-      const { rows: children } = await selectResources(em, user!.id, listAll, {
+    load: async (rows: Row[], context: ContainContext) => {
+      const { rows: children } = await selectResources(context.em, callerOf(context).id, listAll, {
         parents: ids(rows),
       })
       const grouped = byParent(children.map(resourceJson))
@@ -34,8 +34,10 @@ export const folderContain = {
     },
   },
   children_folders: {
-    load: async (rows: Row[], { em, user }: ContainContext) => {
-      const { rows: children } = await selectFolders(em, user!.id, listAll, { parents: ids(rows) })
+    load: async (rows: Row[], context: ContainContext) => {
+      const { rows: children } = await selectFolders(context.em, callerOf(context).id, listAll, {
+        parents: ids(rows),
+      })
       const grouped = byParent(children.map(folderJson))
       for (const row of rows) row.children_folders = grouped.get(row.id) ?? []
     },

@@ -2,7 +2,6 @@
 // it (listed with their permissions, as passbolt lists them); otherwise the folders nobody else
 // reaches are deleted with it, and its folder permissions go.
 import { executeStatement } from '../../api/orm.ts'
-import type { DeletionHooks } from '../../api/plugin.ts'
 import {
   embedHolders,
   itemsOnlyReachableBy,
@@ -10,6 +9,7 @@ import {
   permissionsOfItems,
   soleOwnedSharedItems,
 } from '../permissions/index.ts'
+import type { DeletionHooks } from '../users/index.ts'
 import { selectFolders } from './query.ts'
 import { folderJson } from './serialize.ts'
 import { deleteFolders } from './service.ts'

@@ -22,6 +22,12 @@ export const messages = {
   cannotMoveIn: 'You are not allowed to move an item in read only into the parent folder.',
   cycle: 'The folder cannot be moved into one of its descendants.',
   v5Refused: 'Folder creation/modification with encrypted metadata not allowed.',
+  v4Refused: 'Folder creation/modification with cleartext metadata not allowed.',
+  upgradeRefused: 'The settings selected by your administrator prevent from upgrading v4 to v5.',
+  downgradeRefused:
+    'The settings selected by your administrator prevent from downgrading v5 to v4.',
+  personalShared: 'A folder of type personal cannot be shared with other users or a group.',
+  cannotShareUserKey: 'Folder can not be shared',
   fewV5Fields: 'Few fields are missing for the V5.',
   v4FieldsInV5: 'V4 related fields are not supported for V5.',
 }

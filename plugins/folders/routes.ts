@@ -4,10 +4,19 @@ import { z } from 'zod'
 import { notFound } from '../../api/errors.ts'
 import { defineRoute, type HandlerInput, Reply } from '../../api/plugin.ts'
 import type { ParsedQuery } from '../../api/query.ts'
-import { canAccess, OWNER, READ, UPDATE } from '../permissions/index.ts'
+import { noBody } from '../../api/response-schemas.ts'
+import {
+  canAccess,
+  OWNER,
+  permissionChanges,
+  READ,
+  shareSimulationResponse,
+  UPDATE,
+} from '../permissions/index.ts'
 import { folderContain } from './contains.ts'
 import { messages } from './messages.ts'
 import { type FolderFilters, SORTABLE, selectFolders } from './query.ts'
+import { folderResponse } from './response.ts'
 import { folderJson } from './serialize.ts'
 import { createFolder, deleteFolder, moveItem, shareFolder, updateFolder } from './service.ts'
 
@@ -24,12 +33,16 @@ const filtersOf = (query: ParsedQuery): FolderFilters => ({
 
 /** One folder as the caller sees it, with the contains the request asked for. */
 const readOne = async (
-  { em, user, query }: Pick<HandlerInput<unknown, unknown>, 'em' | 'user' | 'query'>,
+  {
+    em,
+    user,
+    query,
+  }: Pick<HandlerInput<unknown, unknown, unknown, 'user'>, 'em' | 'user' | 'query'>,
   id: string,
 ) => {
   const { rows } = await selectFolders(
     em,
-    user!.id,
+    user.id,
     { ...query, page: 1, limit: null },
     { ids: [id] },
   )
@@ -76,10 +89,11 @@ const moveRoutes = (model: 'resource' | 'folder') =>
       body: moveBody,
       transaction: true,
       message: messages.moved,
+      response: noBody,
       handler: async ({ em, params, body, user }) => {
         await moveItem(
           em,
-          user!.id,
+          user.id,
           model === 'resource' ? 'Resource' : 'Folder',
           params.id,
           body.folder_parent_id,
@@ -101,8 +115,9 @@ export const routes = [
     // The list joins what the caller may read: no other row is ever loaded.
     permission: 'none',
     query: { contain: folderContain, filter: filters, paginate: true, sort: Object.keys(SORTABLE) },
+    response: z.array(folderResponse),
     handler: async ({ em, user, query }) => {
-      const page = await selectFolders(em, user!.id, query, filtersOf(query))
+      const page = await selectFolders(em, user.id, query, filtersOf(query))
       return new Reply(page.rows.map(folderJson), { pagination: page.pagination })
     },
   }),
@@ -122,6 +137,7 @@ export const routes = [
     }),
     params: idParams,
     query: { contain: folderContain },
+    response: folderResponse,
     handler: (input) => readOne(input, input.params.id),
   }),
   defineRoute({
@@ -138,8 +154,9 @@ export const routes = [
     query: { contain: folderContain },
     transaction: true,
     message: messages.added,
+    response: folderResponse,
     handler: async (input) =>
-      readOne(input, await createFolder(input.em, input.user!.id, input.body)),
+      readOne(input, await createFolder(input.em, input.user.id, input.body)),
   }),
   ...(['PUT', 'POST'] as const).map((method) =>
     defineRoute({
@@ -156,8 +173,9 @@ export const routes = [
       query: { contain: folderContain },
       transaction: true,
       message: messages.updated,
+      response: folderResponse,
       handler: async (input) => {
-        await updateFolder(input.em, input.user!.id, input.params.id, input.body)
+        await updateFolder(input.em, input.user.id, input.params.id, input.body)
         return readOne(input, input.params.id)
       },
     }),
@@ -175,9 +193,10 @@ export const routes = [
     query: { filter: {} },
     transaction: true,
     message: messages.deleted,
+    response: noBody,
     handler: async ({ em, params, user, request }) => {
       const cascade = /[?&]cascade=(1|true)(&|$)/i.test(request.url)
-      await deleteFolder(em, user!.id, params.id, cascade)
+      await deleteFolder(em, user.id, params.id, cascade)
       return null
     },
   }),
@@ -192,16 +211,18 @@ export const routes = [
       auth: 'user',
       permission: folderAccess(OWNER, messages.cannotShare),
       params: idParams,
-      body: z.object({ permissions: z.array(z.unknown()).max(10_000).optional() }),
+      body: z.object({ permissions: permissionChanges.optional() }),
+      validationMessage: messages.validation,
       query: { contain: folderContain },
       transaction: true,
+      response: folderResponse,
       handler: async (input) => {
         await shareFolder(
           input.em,
           input.app,
           input.params.id,
           input.body.permissions ?? [],
-          input.user!.id,
+          input.user.id,
         )
         return readOne(input, input.params.id)
       },
@@ -223,10 +244,12 @@ export const routes = [
       forbidden: messages.cannotShare,
     }),
     params: idParams,
-    body: z.object({ permissions: z.array(z.unknown()).max(10_000).optional() }),
+    body: z.object({ permissions: permissionChanges.optional() }),
+    validationMessage: messages.validation,
     transaction: true,
+    response: shareSimulationResponse,
     handler: async ({ em, app, params, body, user }) => {
-      const outcome = await shareFolder(em, app, params.id, body.permissions ?? [], user!.id, true)
+      const outcome = await shareFolder(em, app, params.id, body.permissions ?? [], user.id, true)
       return {
         changes: {
           added: outcome.gained.map((id) => ({ User: { id } })),

@@ -1,12 +1,14 @@
 // Creating, renaming, deleting and sharing folders, and moving resources and folders in the
-// trees. Each runs inside its route's transaction; moves of folders queue behind one lock, so
-// two moves can never build a cycle between them.
+// trees. Each runs inside its route's transaction; a move holds the item, the destination and
+// the folders above it, so two moves can never build a cycle between them.
 import { randomUUID } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { AppContext } from '../../api/app.ts'
+import { lockInOrder, lockRows } from '../../api/db/transaction.ts'
 import { badRequest, HttpError } from '../../api/errors.ts'
 import { executeStatement, selectRows, selectSql } from '../../api/orm.ts'
 import {
+  ancestorsInTree,
   type ItemModel,
   moveInTrees,
   parentInTree,
@@ -16,10 +18,17 @@ import {
   wouldCycle,
 } from '../folder-tree/index.ts'
 import {
+  checkItemMetadata,
+  metadataTypesSettings,
+  payloadIsV5,
+  v5Fields,
+} from '../metadata/index.ts'
+import {
   announceAccessChange,
   applyPermissionChanges,
   effectivePermission,
   grantOwnerToCreator,
+  lockGroupsReaching,
   readableBy,
   UPDATE,
 } from '../permissions/index.ts'
@@ -38,23 +47,42 @@ export interface FolderInput {
   folder_parent_id?: string | null
 }
 
-/** The columns of a v4 or v5 folder payload; 400 on a mix, a missing name or a missing piece. */
-const folderFields = (input: FolderInput, creating: boolean) => {
-  if (input.metadata !== undefined && input.metadata !== null) {
-    if (input.name) throw badRequest(messages.v4FieldsInV5)
-    if (!input.metadata_key_type) throw badRequest(messages.fewV5Fields)
-    throw badRequest(messages.v5Refused)
+/**
+ * The columns of a v4 or v5 folder payload, within the organisation's metadata settings: 400
+ * on a mix, a missing name or a missing piece, and for v5 metadata not encrypted to the key it
+ * names. `current` is the folder being updated (its version decides upgrades and downgrades).
+ */
+const folderFields = async (
+  em: EntityManager,
+  userId: string,
+  input: FolderInput,
+  current?: { metadata: string | null },
+) => {
+  const settings = await metadataTypesSettings(em)
+  const touches = [input.name, input.metadata, input.metadata_key_id, input.metadata_key_type].some(
+    (value) => value !== undefined,
+  )
+  if (current && !touches) return {}
+  const wasV5 = current ? current.metadata !== null : undefined
+  if (payloadIsV5(input)) {
+    const fields = v5Fields(input, [input.name])
+    if (!settings.allow_creation_of_v5_folders) throw badRequest(messages.v5Refused)
+    if (wasV5 === false && !settings.allow_v4_v5_upgrade) throw badRequest(messages.upgradeRefused)
+    fields.metadata_key_id = await checkItemMetadata(em, fields, { userId }, messages.validation)
+    return { ...fields, name: null }
   }
-  if (input.name === undefined) {
-    if (creating) throw invalid({ name: { _required: messages.nameRequired } })
+  if (!current && !settings.allow_creation_of_v4_folders) throw badRequest(messages.v4Refused)
+  if (wasV5 === true && !settings.allow_v5_v4_downgrade) throw badRequest(messages.downgradeRefused)
+  if (input.name === undefined || input.name === null) {
+    if (!current || wasV5) throw invalid({ name: { _required: messages.nameRequired } })
     return {}
   }
   if (!input.name) throw invalid({ name: { _empty: messages.nameEmpty } })
-  return { name: input.name }
+  return { name: input.name, metadata: null, metadata_key_id: null, metadata_key_type: null }
 }
 
 export const createFolder = async (em: EntityManager, userId: string, input: FolderInput) => {
-  const fields = folderFields(input, true)
+  const fields = await folderFields(em, userId, input)
   const parentId = input.folder_parent_id ?? null
   if (parentId) await assertCanCreateIn(em, userId, parentId, messages.validation)
   const id = randomUUID()
@@ -80,7 +108,15 @@ export const updateFolder = async (
   id: string,
   input: FolderInput,
 ) => {
-  const fields = folderFields(input, false)
+  const [current] = await selectRows<{ metadata: string | null; metadata_key_type: string | null }>(
+    em,
+    (knex) => knex('folders').where({ id }).select('metadata', 'metadata_key_type'),
+  )
+  const fields = await folderFields(em, userId, input, current)
+  if (fields.metadata_key_type === 'user_key' && (await readersInTrees(em, id)) > 1)
+    throw invalid({
+      metadata_key_type: { isMetadataKeyTypeSharedOnSharedItem: messages.personalShared },
+    })
   await executeStatement(em, (knex) =>
     knex('folders')
       .where({ id })
@@ -164,6 +200,11 @@ export const shareFolder = async (
   actorId: string,
   dryRun = false,
 ) => {
+  const [folder] = await selectRows<{ metadata_key_type: string | null }>(em, (knex) =>
+    knex('folders').where({ id }).select('metadata_key_type'),
+  )
+  // Metadata encrypted to one user's key cannot be read by anyone they would share it with.
+  if (folder?.metadata_key_type === 'user_key') throw badRequest(messages.cannotShareUserKey)
   const outcome = await applyPermissionChanges(em, {
     aco: 'Folder',
     acoId: id,
@@ -182,8 +223,33 @@ export const shareFolder = async (
   return outcome
 }
 
-/** Serialises folder moves: cycles come from two moves seeing the tree before the other. */
-const FOLDER_MOVES_LOCK = 7_385_121
+/**
+ * Locks what a move relies on: the item (and, shared, the groups reaching it, as a share or an
+ * update of the item does), the destination and every folder above it in the caller's tree. Two
+ * moves that together would close a cycle each hold a folder the other moves, so the second
+ * waits for the first and then sees its result. The chain is read again once held, and what
+ * joined it meanwhile is locked too.
+ */
+const lockMove = async (
+  em: EntityManager,
+  userId: string,
+  model: ItemModel,
+  id: string,
+  parentId: string | null,
+) => {
+  const chain = parentId ? await ancestorsInTree(em, userId, parentId) : []
+  await lockInOrder(em, [
+    { table: model === 'Folder' ? 'folders' : 'resources', ids: [id] },
+    { table: 'folders', ids: chain },
+  ])
+  await lockGroupsReaching(em, model, [id])
+  const held = new Set(chain)
+  for (let missing = chain; parentId && missing.length > 0; ) {
+    missing = (await ancestorsInTree(em, userId, parentId)).filter((folder) => !held.has(folder))
+    for (const folder of missing) held.add(folder)
+    await lockRows(em, 'folders', missing)
+  }
+}
 
 const canUpdate = async (em: EntityManager, userId: string, model: ItemModel, id: string) =>
   ((await effectivePermission(em, userId, model, id)) ?? 0) >= UPDATE
@@ -196,8 +262,7 @@ export const moveItem = async (
   id: string,
   parentId: string | null,
 ) => {
-  if (model === 'Folder')
-    await selectSql(em, 'select pg_advisory_xact_lock(:lock)', { lock: FOLDER_MOVES_LOCK })
+  await lockMove(em, userId, model, id, parentId)
   const item = await parentInTree(em, userId, id)
   if (!item || item.model !== model) throw new HttpError(404, messages.objectNotFound)
   if (parentId) {

@@ -31,14 +31,14 @@ export const reachThroughGroup = async (
     `select p.aco, p.aco_foreign_key as item, p.aro_foreign_key as user_id
      from permissions p
      where p.aro = 'User' and p.aro_foreign_key in (:users) and p.aco_foreign_key in (${itemList})
-       and not exists (select 1 from resources r where r.id = p.aco_foreign_key and r.deleted)
+       and not exists (select 1 from resource_records r where r.id = p.aco_foreign_key and r.deleted)
      union
      select p.aco, p.aco_foreign_key, gu.user_id
      from groups_users gu
      join groups g on g.id = gu.group_id and not g.deleted
      join permissions p on p.aro_foreign_key = gu.group_id
      where gu.user_id in (:users) and p.aco_foreign_key in (${itemList})
-       and not exists (select 1 from resources r where r.id = p.aco_foreign_key and r.deleted)`,
+       and not exists (select 1 from resource_records r where r.id = p.aco_foreign_key and r.deleted)`,
     itemIds ? { items: itemIds, users: [...userIds] } : { group: groupId, users: [...userIds] },
   )
   for (const row of rows) {

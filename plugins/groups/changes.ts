@@ -66,7 +66,7 @@ export const MAX_SECRETS = 100_000
 export const parseSecrets = (raw: unknown, errors: ErrorTree): SecretEntry[] => {
   if (!isSet(raw)) return []
   if (!Array.isArray(raw) || raw.length > MAX_SECRETS) {
-    errors.add(['secrets'], 'array', 'The secrets should be a list.')
+    errors.add(['secrets'], 'array', messages.secretsArray)
     return []
   }
   const entries: SecretEntry[] = []
@@ -93,10 +93,10 @@ export const parseSecrets = (raw: unknown, errors: ErrorTree): SecretEntry[] => 
       valid = false
     }
     if (!isSet(row.data)) {
-      fail('data', '_required', 'A message is required.')
+      fail('data', '_required', messages.secretRequired)
       valid = false
     } else if (typeof row.data !== 'string' || row.data === '') {
-      fail('data', '_empty', 'The message should not be empty.')
+      fail('data', '_empty', messages.secretEmpty)
       valid = false
     }
     if (valid)

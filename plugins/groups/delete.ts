@@ -3,15 +3,15 @@
 // holds for the group, the group is soft-deleted, and its members' loss of access announced.
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { AppContext } from '../../api/app.ts'
+import { badRequest } from '../../api/errors.ts'
+import { selectRows } from '../../api/orm.ts'
 import {
   cleanUpDeletion,
+  type DeletionTransfer,
   deletionBlockers,
   hasBlockers,
   transferOnDeletion,
-} from '../../api/deletion.ts'
-import { badRequest } from '../../api/errors.ts'
-import { selectRows } from '../../api/orm.ts'
-import type { DeletionTransfer } from '../../api/plugin.ts'
+} from '../users/index.ts'
 import { announceReachChange, reachThroughGroup } from './access.ts'
 import { messages } from './messages.ts'
 

@@ -6,8 +6,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { badRequest } from '../../api/errors.ts'
 import { executeStatement, selectRows } from '../../api/orm.ts'
-import type { DeletionHooks } from '../../api/plugin.ts'
 import { isUuid } from '../../api/uuid.ts'
+import type { DeletionHooks } from '../users/index.ts'
 import { selectGroups } from './query.ts'
 
 /** Live groups where the user is the only manager and someone else is a member. */

@@ -36,5 +36,8 @@ export const messages = {
   secretOnlyMissing: 'The user already has a secret for the resource.',
   secretResourceRequired: 'A resource identifier is required.',
   secretResourceUuid: 'The resource identifier should be a valid UUID.',
+  secretRequired: 'A message is required.',
+  secretsArray: 'The secrets should be a list.',
+  secretEmpty: 'The message should not be empty.',
   secretDuplicate: 'A secret already exists for the given user and resource.',
 }

@@ -56,13 +56,13 @@ const containOf = (query: ParsedQuery): GroupContain =>
   Object.fromEntries(CANONICAL.map(([name]) => [name, Boolean(query.contain[name])]))
 
 const viewOf = async (
-  { em, user, app }: Pick<HandlerInput<unknown, unknown>, 'em' | 'user' | 'app'>,
+  { em, user, app }: Pick<HandlerInput<unknown, unknown, unknown, 'user'>, 'em' | 'user' | 'app'>,
   id: string,
   contain: GroupContain,
 ) => {
   const group = await selectGroup(em, id, {
     contain,
-    callerId: user!.id,
+    callerId: user.id,
     appUrl: app.config.appUrl,
   })
   if (!group) throw new HttpError(404, messages.notFound)
@@ -91,7 +91,7 @@ const updateRoutes = (dryRun: boolean) =>
       transaction: !dryRun,
       response: dryRun ? dryRunResponse : groupResponse,
       handler: async (input) => {
-        const caller = { id: input.user!.id, ...input.granted }
+        const caller = { id: input.user.id, ...input.granted }
         if (dryRun) return updateGroupDryRun(input.em, input.params.id, input.body, caller)
         await updateGroup(input.em, input.app, input.params.id, input.body, caller)
         return viewOf(input, input.params.id, {
@@ -128,7 +128,7 @@ export const routes = [
         },
         contain: containOf(query),
         order: query.order,
-        callerId: user!.id,
+        callerId: user.id,
         appUrl: app.config.appUrl,
       }),
   }),
@@ -167,7 +167,7 @@ export const routes = [
     message: messages.added,
     response: groupResponse,
     handler: async (input) => {
-      const id = await createGroup(input.em, input.body, input.user!.id)
+      const id = await createGroup(input.em, input.body, input.user.id)
       return viewOf(input, id, {
         groups_users: true,
         my_group_user: Boolean(input.query.contain.my_group_user),
@@ -199,7 +199,7 @@ export const routes = [
       response: z.null(),
       handler: async ({ em, app, params, body, user }) => {
         if (dryRun) await deleteGroupDryRun(em, app, params.id)
-        else await deleteGroup(em, app, params.id, body ?? {}, user!.id)
+        else await deleteGroup(em, app, params.id, body ?? {}, user.id)
         return null
       },
     }),

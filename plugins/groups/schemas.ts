@@ -1,7 +1,12 @@
 // Bodies the group routes accept and the shapes they answer, for validation and the API
-// reference. The bodies are checked row by row by the services, with passbolt's messages.
+// reference. Each field of the update's rows is typed and refused with passbolt's rule and
+// message for it; what depends on the group (members, secrets needed) is checked by the services.
 import { z } from 'zod'
-import { deletionTransferSchema } from '../../api/deletion.ts'
+import { cakeBoolean, uuidText, withRule } from '../../api/validation.ts'
+import { deletionTransferSchema } from '../users/index.ts'
+import { MAX_SECRETS } from './changes.ts'
+import { messages } from './messages.ts'
+import { MAX_ROWS } from './rules.ts'
 
 /** Ids as stored: the answer is not the place to refuse an id another client wrote. */
 const id = z.string().meta({ format: 'uuid' })
@@ -46,10 +51,65 @@ export const createBody = z.object({
   groups_users: z.unknown().optional(),
 })
 
+/** A list of at most `max` rows; anything else is refused on the list with `message`. */
+const listOf = <S extends z.ZodType>(row: S, max: number, message: string) =>
+  z
+    .array(row, { error: message })
+    .refine((rows) => rows.length <= max, { error: message, params: { rule: 'array' } })
+    .meta({ maxItems: max })
+
+/** A membership change: add `{user_id, is_admin}`, change `{id, is_admin}`, remove `{id, delete}`. */
+const membershipChange = z.object(
+  {
+    id: withRule(uuidText, 'uuid', messages.idUuid)
+      .nullable()
+      .optional()
+      .describe('The membership to change or remove; absent to add a member.'),
+    user_id: withRule(uuidText, 'uuid', messages.userIdUuid)
+      .nullable()
+      .optional()
+      .describe('The user to add.'),
+    is_admin: withRule(cakeBoolean, 'boolean', messages.changeBoolean)
+      .nullable()
+      .optional()
+      .describe('Whether the member manages the group.'),
+    delete: withRule(cakeBoolean, 'boolean', messages.changeBoolean)
+      .nullable()
+      .optional()
+      .describe('Removes the membership named by `id`.'),
+  },
+  { error: messages.groupsUsersArray },
+)
+
+/**
+ * A secret for an added member. A row that is not an object is read as an empty one, so that
+ * each of its missing fields is reported, as passbolt does.
+ */
+const memberSecret = z.preprocess(
+  (value) => (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}),
+  z.object({
+    resource_id: withRule(uuidText, 'uuid', messages.secretResourceUuid, {
+      message: messages.secretResourceRequired,
+      orNull: true,
+    }).describe('A password the added member cannot read yet.'),
+    user_id: withRule(uuidText, 'uuid', messages.userIdUuid, {
+      message: messages.userIdRequired,
+      orNull: true,
+    }).describe('The added member.'),
+    data: withRule(z.string().min(1), '_empty', messages.secretEmpty, {
+      message: messages.secretRequired,
+      orNull: true,
+    }).describe('The password, an ASCII-armored OpenPGP message for that member’s key.'),
+  }),
+)
+
 export const updateBody = z.object({
-  name: z.unknown().optional(),
-  groups_users: z.unknown().optional(),
-  secrets: z.unknown().optional(),
+  name: withRule(z.string(), 'utf8Extended', messages.nameUtf8)
+    .nullable()
+    .optional()
+    .describe('The new name (administrators only; others’ is ignored).'),
+  groups_users: listOf(membershipChange, MAX_ROWS, messages.groupsUsersArray).nullable().optional(),
+  secrets: listOf(memberSecret, MAX_SECRETS, messages.secretsArray).nullable().optional(),
 })
 
 export const deleteBody = z.object({ transfer: deletionTransferSchema }).optional()

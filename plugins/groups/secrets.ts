@@ -21,7 +21,7 @@ export const neededSecrets = async (
     `select distinct u.id as user_id, p.aco_foreign_key as resource_id
      from users u
      join permissions p on p.aco = 'Resource' and p.aro_foreign_key = :group
-     join resources r on r.id = p.aco_foreign_key and not r.deleted
+     join resource_records r on r.id = p.aco_foreign_key and not r.deleted
      where u.id in (:users)
        and not exists (select 1 from permissions q where q.aco_foreign_key = p.aco_foreign_key
          and (q.aro_foreign_key = u.id or q.aro_foreign_key in (

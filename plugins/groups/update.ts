@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql'
 import type { AppContext } from '../../api/app.ts'
+import { lockRows } from '../../api/db/transaction.ts'
 import { badRequest } from '../../api/errors.ts'
 import { executeStatement, selectRows } from '../../api/orm.ts'
 import { ErrorTree } from '../../api/validation.ts'
@@ -160,6 +161,17 @@ export const updateGroup = async (
     ? changes.filter((change): change is Add => change.kind === 'add')
     : []
   const added = await checkAdds(em, errors, adds, members)
+  const { retyped, removed } = checkRolesAndRemovals(
+    errors,
+    changes,
+    members,
+    added.filter((member) => member.isAdmin).length,
+  )
+  const affected = [...added.map((member) => member.userId), ...removed.map((m) => m.user_id)]
+  // What a member reaches also runs through their other groups: two updates of two groups that
+  // share a member (one adding, one removing) must not both read that member's reach before
+  // either writes, or one deletes a secret the other's new membership still needs.
+  await lockRows(em, 'users', affected, 'update')
   const needed = await neededSecrets(
     em,
     groupId,
@@ -172,15 +184,8 @@ export const updateGroup = async (
     needed,
     parseSecrets(input.secrets, errors),
   )
-  const { retyped, removed } = checkRolesAndRemovals(
-    errors,
-    changes,
-    members,
-    added.filter((member) => member.isAdmin).length,
-  )
   if (!errors.empty) throw badRequest(messages.validation, errors.tree)
 
-  const affected = [...added.map((member) => member.userId), ...removed.map((m) => m.user_id)]
   const before = await reachThroughGroup(em, groupId, affected)
   if (name !== undefined) await rename(em, groupId, name, caller.id)
   const now = new Date()

@@ -7,10 +7,13 @@ export const registerCommands = (program: Command, withApp: WithApp) => {
   program
     .command('healthcheck')
     .description("run the server's checks; exits 1 when one fails")
-    .action(() =>
+    .option('--send-test-mail <address>', 'also send a test mail to this address')
+    .action((options: { sendTestMail?: string }) =>
       withApp(
         async (app) => {
-          const checks = await runChecks(app, app.orm.em.fork())
+          const checks = await runChecks(app, app.orm.em.fork(), {
+            sendTestMail: options.sendTestMail,
+          })
           for (const check of checks)
             console.log(
               `${check.ok ? 'ok  ' : check.level === 'error' ? 'FAIL' : 'warn'} ${check.domain}.${check.name}: ${check.description}`,

@@ -7,6 +7,7 @@ import * as openpgp from 'openpgp'
 import type { AppContext } from '../../api/app.ts'
 import { selectRows } from '../../api/orm.ts'
 import { countRoles } from '../roles/index.ts'
+import { type ProductionCheckOptions, productionChecks } from './production.ts'
 
 export interface Check {
   domain: string
@@ -64,7 +65,11 @@ export const keyChecks = async (app: AppContext) => {
   }
 }
 
-export const runChecks = async (app: AppContext, em: EntityManager): Promise<Check[]> => {
+export const runChecks = async (
+  app: AppContext,
+  em: EntityManager,
+  options: ProductionCheckOptions = {},
+): Promise<Check[]> => {
   const url = new URL(app.config.appUrl)
   const https = url.protocol === 'https:'
   const database = await databaseChecks(em)
@@ -127,5 +132,6 @@ export const runChecks = async (app: AppContext, em: EntityManager): Promise<Che
     check('gpg', 'canEncryptSign', key.canEncryptSign, 'the server key can encrypt and sign'),
     check('gpg', 'canDecryptVerify', key.canDecryptVerify, 'the server key can decrypt and verify'),
     check('application', 'schema', database.tablesCount, 'the database schema is up to date'),
+    ...(await productionChecks(app, em, check, options)),
   ]
 }

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { assertCsrfToken } from '../../api/auth/csrf.ts'
 import { HttpError } from '../../api/errors.ts'
 import { defineRoute, Reply, type RequestContext } from '../../api/plugin.ts'
+import { noBody } from '../../api/response-schemas.ts'
 import { isUuid } from '../../api/uuid.ts'
 import { jwtKeys } from './keys.ts'
 import { messages } from './messages.ts'
@@ -20,6 +21,19 @@ const setRefreshCookie = (request: RequestContext, value: string | null) =>
     ...(value ? { expires: new Date(Date.now() + MONTH_MS) } : {}),
     overwrite: true,
   })
+
+/** RFC 7517: the RS256 public key that signs access tokens. */
+const jwksResponse = z.object({
+  keys: z.array(
+    z.object({
+      kty: z.literal('RSA'),
+      alg: z.literal('RS256'),
+      use: z.literal('sig'),
+      e: z.string(),
+      n: z.string(),
+    }),
+  ),
+})
 
 export const routes = [
   defineRoute({
@@ -45,6 +59,7 @@ export const routes = [
     auth: 'public',
     // The challenge or refresh token proves who; logout spends only the caller's own tokens.
     permission: 'none',
+    response: jwksResponse,
     handler: ({ app }) => new Reply({ keys: [jwtKeys.get(app).jwk] }, { raw: true }),
   }),
   defineRoute({
@@ -64,6 +79,12 @@ export const routes = [
     }),
     throttle: { account: ({ body }) => body.user_id },
     message: messages.success,
+    response: z.object({
+      challenge: z.string().meta({
+        description:
+          'The server’s reply, an OpenPGP message encrypted to the user’s key: `{domain, verify_token, access_token, refresh_token, ...}`.',
+      }),
+    }),
     handler: async ({ body, em, app }) => {
       if (!body.user_id || !body.challenge) throw new HttpError(400, messages.credentialsMissing)
       if (!isUuid(body.user_id)) throw new HttpError(400, messages.credentialsInvalid)
@@ -87,6 +108,7 @@ export const routes = [
       refresh_token: z.string().max(64).optional(),
     }),
     throttle: { account: ({ body }) => body.user_id },
+    response: z.object({ access_token: z.string() }),
     handler: async ({ body, em, app, request }) => {
       const fromBody = body.refresh_token !== undefined || body.user_id !== undefined
       const value = fromBody ? body.refresh_token : request.cookies.get(REFRESH_COOKIE)
@@ -112,6 +134,7 @@ export const routes = [
     permission: 'none',
     csrf: false,
     body: z.object({ refresh_token: z.string().max(64).optional() }),
+    response: noBody,
     handler: async ({ body, em, user, request }) => {
       if (user?.via !== 'jwt') throw new HttpError(401, 'Authentication is required to continue')
       await logout(em, user.id, body.refresh_token ?? request.cookies.get(REFRESH_COOKIE))

@@ -5,12 +5,12 @@ import { jwtVerify, SignJWT } from 'jose'
 import * as openpgp from 'openpgp'
 import type { AppContext } from '../../api/app.ts'
 import { sha256Hex } from '../../api/auth/hash.ts'
+import { runInTransaction } from '../../api/db/transaction.ts'
 import { HttpError } from '../../api/errors.ts'
 import { decryptClientMessage } from '../../api/openpgp-input.ts'
-import { selectRows } from '../../api/orm.ts'
 import { isUuid } from '../../api/uuid.ts'
 import { AuthenticationTokenSchema, claimToken, createToken, isExpired } from '../auth/index.ts'
-import { canSignIn, loadUser, UserSchema } from '../users/index.ts'
+import { activeAdminUsernames, canSignIn, loadUser, UserSchema } from '../users/index.ts'
 import { jwtKeys } from './keys.ts'
 import { messages } from './messages.ts'
 
@@ -25,16 +25,14 @@ const invalid = () => new HttpError(400, messages.credentialsInvalid)
 
 /** Mails the user and every administrator about a likely attack on the account. */
 const alert = async (app: AppContext, em: EntityManager, userId: string, reason: string) => {
-  const admins = await selectRows<{ username: string }>(em, (knex) =>
-    knex('users')
-      .join('roles', 'roles.id', 'users.role_id')
-      .where({ 'roles.name': 'admin', 'users.active': true, 'users.deleted': false })
-      .select('users.username'),
-  )
+  const admins = await activeAdminUsernames(em)
   const user = await em.findOne(UserSchema, { id: userId })
-  const recipients = new Set([...(user ? [user.username] : []), ...admins.map((a) => a.username)])
+  const recipients = new Set([...(user ? [user.username] : []), ...admins])
+  // Queued outside the request's transaction: the refusal that follows rolls that one back,
+  // and the alert must outlive it.
+  const outside = app.orm.em.fork()
   for (const to of recipients)
-    await app.mailer.send({
+    await app.mailer.send(outside, {
       to,
       subject: messages.alertSubject,
       text: `A sign-in attempt on ${app.config.appUrl} for ${user?.username ?? 'an account'} was refused: ${reason}\n`,
@@ -119,7 +117,7 @@ export const login = (
   userId: string,
   armoredChallenge: string,
 ) =>
-  em.transactional(async (tx) => {
+  runInTransaction(em, async (tx) => {
     const bundle = await loadUser(tx, userId)
     if (!bundle || !canSignIn(bundle.user) || !bundle.gpgkey)
       throw new HttpError(404, messages.userNotFound)
@@ -218,7 +216,7 @@ export const refresh = async (
   }
   const user = await em.findOne(UserSchema, { id: token.userId! })
   if (!user || !canSignIn(user)) throw new HttpError(400, messages.userNotFound)
-  return em.transactional(async (tx) => {
+  return runInTransaction(em, async (tx) => {
     // Spend the token only if it is still active, so two racing refreshes cannot both win.
     const spent = await tx.nativeUpdate(
       AuthenticationTokenSchema,
@@ -234,7 +232,7 @@ export const refresh = async (
 
 /** Spends one refresh token of the user, or all of them when none is named. */
 export const logout = (em: EntityManager, userId: string, value: string | undefined) =>
-  em.transactional(async (tx) => {
+  runInTransaction(em, async (tx) => {
     if (value === undefined) {
       await tx.nativeUpdate(
         AuthenticationTokenSchema,

@@ -3,8 +3,10 @@ import { z } from 'zod'
 import { badRequest } from '../../api/errors.ts'
 import { defineRoute } from '../../api/plugin.ts'
 import {
+  accountSettingResponse,
   isSupportedLocale,
   ORGANIZATION_LOCALE,
+  organizationSettingRowResponse,
   readAccountSettingRows,
   readOrganizationSettingRow,
   writeAccountSetting,
@@ -32,8 +34,9 @@ export const routes = [
     // Organisation settings are for administrators, which `auth` already requires.
     permission: 'none',
     body: localeBody,
+    response: organizationSettingRowResponse(z.string()),
     handler: async ({ em, user, body }) => {
-      await writeOrganizationSetting(em, ORGANIZATION_LOCALE, localeOf(body.value), user!.id)
+      await writeOrganizationSetting(em, ORGANIZATION_LOCALE, localeOf(body.value), user.id)
       const row = await readOrganizationSettingRow<string>(em, ORGANIZATION_LOCALE)
       return { ...row, property: ORGANIZATION_LOCALE }
     },
@@ -49,9 +52,10 @@ export const routes = [
     // Only the caller's own setting is written.
     permission: 'none',
     body: localeBody,
+    response: accountSettingResponse,
     handler: async ({ em, user, body }) => {
-      await writeAccountSetting(em, user!.id, 'locale', localeOf(body.value))
-      const [row] = await readAccountSettingRows(em, user!.id, ['locale'])
+      await writeAccountSetting(em, user.id, 'locale', localeOf(body.value))
+      const [row] = await readAccountSettingRows(em, user.id, ['locale'])
       return row
     },
   }),

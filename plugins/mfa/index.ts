@@ -3,6 +3,7 @@
 // form (HTML); JWT sign-ins learn the pending factors from it.
 import { HttpError } from '../../api/errors.ts'
 import { definePlugin } from '../../api/plugin.ts'
+import { userDirectory } from '../users/index.ts'
 import { messages } from './messages.ts'
 import { routes } from './routes.ts'
 import {
@@ -29,18 +30,20 @@ export default definePlugin({
   routes,
   settings: () => ({ user: { multiFactorAuthentication: { enabled: true, version: '1.1.0' } } }),
   pendingSecondFactors: (em, userId) => userProviders(em, userId),
-  userDirectory: {
-    contains: {
-      is_mfa_enabled: async (rows, { app, em }) => {
-        const enabled = await usersWithMfa(
-          app,
-          em,
-          rows.map((row) => row.id),
-        )
-        for (const row of rows) row.is_mfa_enabled = enabled.has(row.id)
+  extensions: [
+    userDirectory.provide({
+      contains: {
+        is_mfa_enabled: async (rows, { app, em }) => {
+          const enabled = await usersWithMfa(
+            app,
+            em,
+            rows.map((row) => row.id),
+          )
+          for (const row of rows) row.is_mfa_enabled = enabled.has(row.id)
+        },
       },
-    },
-  },
+    }),
+  ],
   init: async (app) => initOrganizationMfaCache(app),
   guard: async ({ user, request }, app) => {
     if (OPEN_PATHS.some((path) => request.path.startsWith(path))) return

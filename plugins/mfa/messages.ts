@@ -22,6 +22,9 @@ export const messages = {
     'Duo is not available on this server: turn it off and use time-based one-time passwords or Yubikey.',
   yubikeyClientId: 'The client identifier should be an integer.',
   yubikeySecretKey: 'This secret key is not valid.',
+  providerDisabled: 'This authentication provider is not enabled for your organization.',
+  setupNeeded: 'Please setup the Yubikey settings.',
+  configured: 'Multi Factor Authentication is configured!',
   setupSaved: 'The multi-factor authentication provider is now set up.',
   setupRemoved: 'The multi-factor authentication provider was removed.',
 }

@@ -25,5 +25,7 @@ export const otpError = (field: string, rule: string, message: string) =>
 
 export type Input = HandlerInput<
   Record<string, string>,
-  { totp?: unknown; hotp?: unknown; remember?: unknown }
+  { totp?: unknown; hotp?: unknown; remember?: unknown },
+  unknown,
+  'user'
 >

@@ -1,7 +1,7 @@
 // MFA state and checks: the organisation's providers, each user's devices,
 // the `passbolt_mfa` proof cookie, TOTP and Yubikey verification, and the failed-attempt limit.
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { generateSecret, generateURI, verify } from 'otplib'
+import { generateSecret, verify } from 'otplib'
 import type { AppContext } from '../../api/app.ts'
 import { constantTimeEqual } from '../../api/auth/csrf.ts'
 import type { AuthUser } from '../../api/auth/user.ts'
@@ -163,8 +163,13 @@ export const recordFailure = async (
   return true
 }
 
+/**
+ * A new secret's provisioning URI, with its parameters in passbolt's order: the official
+ * extension accepts only `otpauth://totp/LABEL?issuer=…&secret=…` and shows no QR code
+ * for any other form.
+ */
 export const newTotpUri = (username: string) =>
-  generateURI({ issuer: 'Keyward', label: username, secret: generateSecret() })
+  `otpauth://totp/Keyward:${encodeURIComponent(username)}?issuer=Keyward&secret=${generateSecret()}`
 
 export const secretOfUri = (uri: string): string | undefined => {
   try {

@@ -1,7 +1,8 @@
 // MFA setup routes: each user's devices, and the organisation settings.
 import { z } from 'zod'
 import { HttpError } from '../../api/errors.ts'
-import { defineRoute } from '../../api/plugin.ts'
+import { defineRoute, Reply } from '../../api/plugin.ts'
+import { noBody } from '../../api/response-schemas.ts'
 import { writeOrganizationSetting } from '../settings/index.ts'
 import { messages } from './messages.ts'
 import { otpError, totpRule } from './otp.ts'
@@ -22,6 +23,31 @@ import { keyIdOf, MODHEX_OTP, verifyYubikeyOtp } from './yubikey.ts'
 
 const DEFAULT_VALIDATION_URL = 'https://api.yubico.com/wsapi/2.0/verify'
 
+/** passbolt's three providers, each on or off; Duo is never on here. */
+const providerFlags = z.object({ totp: z.boolean(), duo: z.boolean(), yubikey: z.boolean() })
+
+/**
+ * Each provider: offered by the organisation, and set up by the caller. The official extension
+ * reads the same facts from passbolt's two fields, and refuses an answer without them (its MFA
+ * settings page then never leaves its loading state).
+ */
+const selectResponse = z.object({
+  ...Object.fromEntries(
+    PROVIDERS.map((provider) => [
+      provider,
+      z.object({ enabled: z.boolean(), configured: z.boolean() }),
+    ]),
+  ),
+  MfaOrganizationSettings: providerFlags,
+  MfaAccountSettings: providerFlags,
+})
+
+/** The date TOTP was set up, or the address of a new secret to scan. */
+const totpSetupResponse = z.union([
+  z.object({ verified: z.string() }),
+  z.object({ otpProvisioningUri: z.string() }),
+])
+
 export const setupRoutes = [
   defineRoute({
     method: 'GET',
@@ -33,15 +59,23 @@ export const setupRoutes = [
     auth: 'user',
     // The caller's own devices; organisation settings and resets are for administrators (auth).
     permission: 'none',
+    response: selectResponse,
     handler: async ({ em, user }) => {
       const org = await readOrganizationMfa(em)
-      const account = await readAccountMfa(em, user!.id)
-      return Object.fromEntries(
-        PROVIDERS.map((p) => [
-          p,
-          { enabled: org.providers.includes(p), configured: Boolean(account[p]) },
-        ]),
-      )
+      const account = await readAccountMfa(em, user.id)
+      const offered = (p: Provider) => org.providers.includes(p)
+      const configured = (p: Provider) => Boolean(account[p])
+      return {
+        ...Object.fromEntries(
+          PROVIDERS.map((p) => [p, { enabled: offered(p), configured: configured(p) }]),
+        ),
+        MfaOrganizationSettings: { totp: offered('totp'), duo: false, yubikey: offered('yubikey') },
+        MfaAccountSettings: {
+          totp: configured('totp'),
+          duo: false,
+          yubikey: configured('yubikey'),
+        },
+      }
     },
   }),
   defineRoute({
@@ -54,10 +88,11 @@ export const setupRoutes = [
     auth: 'user',
     // The caller's own devices; organisation settings and resets are for administrators (auth).
     permission: 'none',
+    response: totpSetupResponse,
     handler: async ({ em, user }) => {
-      const account = await readAccountMfa(em, user!.id)
+      const account = await readAccountMfa(em, user.id)
       if (account.totp) return { verified: account.totp.created }
-      return { otpProvisioningUri: newTotpUri(user!.username) }
+      return { otpProvisioningUri: newTotpUri(user.username) }
     },
   }),
   defineRoute({
@@ -73,6 +108,7 @@ export const setupRoutes = [
     body: z.object({ otpProvisioningUri: z.string().max(1024), totp: z.unknown().optional() }),
     throttle: { account: () => undefined },
     message: messages.setupSaved,
+    response: noBody,
     handler: async ({ em, user, body, request }) => {
       if (!secretOfUri(body.otpProvisioningUri))
         throw new HttpError(400, messages.otpFailed, {
@@ -82,14 +118,33 @@ export const setupRoutes = [
       if (rule) throw otpError('totp', ...rule)
       if (!(await checkTotp(body.otpProvisioningUri, String(body.totp))))
         throw otpError('totp', 'isValidOtp', messages.otpInvalid)
-      const account = await readAccountMfa(em, user!.id)
-      await writeAccountMfa(em, user!.id, {
+      const account = await readAccountMfa(em, user.id)
+      await writeAccountMfa(em, user.id, {
         ...account,
         totp: { otpProvisioningUri: body.otpProvisioningUri, created: new Date().toISOString() },
       })
       // The code just proved the device: this sign-in owes nothing more.
-      await grantProof(em, request, user!, 'totp', false)
+      await grantProof(em, request, user, 'totp', false)
       return null
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/mfa/setup/yubikey.json',
+    action: 'YubikeySetupGet.get',
+    summary: 'Whether the caller has a Yubikey set up',
+    description:
+      'The date the caller’s Yubikey was set up (`verified`), or an empty body asking to set one up. 400 when the organisation does not offer Yubikey.',
+    auth: 'user',
+    // The caller's own devices.
+    permission: 'none',
+    response: z.object({ verified: z.string() }).nullable(),
+    handler: async ({ em, user }) => {
+      const org = await readOrganizationMfa(em)
+      if (!org.providers.includes('yubikey')) throw new HttpError(400, messages.providerDisabled)
+      const account = await readAccountMfa(em, user!.id)
+      if (!account.yubikey) return new Reply(null, { message: messages.setupNeeded })
+      return new Reply({ verified: account.yubikey.created }, { message: messages.configured })
     },
   }),
   defineRoute({
@@ -105,6 +160,7 @@ export const setupRoutes = [
     body: z.object({ hotp: z.unknown().optional() }),
     throttle: { account: () => undefined },
     message: messages.setupSaved,
+    response: noBody,
     handler: async ({ em, user, body, request }) => {
       const otp = body.hotp
       if (typeof otp !== 'string' || !MODHEX_OTP.test(otp))
@@ -115,12 +171,12 @@ export const setupRoutes = [
         !(await verifyYubikeyOtp({ ...org.yubikey, url: org.yubikey.validationUrl }, otp))
       )
         throw otpError('hotp', 'isValidHotp', messages.hotpInvalid)
-      const account = await readAccountMfa(em, user!.id)
-      await writeAccountMfa(em, user!.id, {
+      const account = await readAccountMfa(em, user.id)
+      await writeAccountMfa(em, user.id, {
         ...account,
         yubikey: { id: keyIdOf(otp), created: new Date().toISOString() },
       })
-      await grantProof(em, request, user!, 'yubikey', false)
+      await grantProof(em, request, user, 'yubikey', false)
       return null
     },
   }),
@@ -136,9 +192,10 @@ export const setupRoutes = [
       // The caller's own devices; organisation settings and resets are for administrators (auth).
       permission: 'none',
       message: messages.setupRemoved,
+      response: noBody,
       handler: async ({ em, user }) => {
-        const { [provider]: _, ...rest } = await readAccountMfa(em, user!.id)
-        await writeAccountMfa(em, user!.id, rest)
+        const { [provider]: _, ...rest } = await readAccountMfa(em, user.id)
+        await writeAccountMfa(em, user.id, rest)
         return null
       },
     }),
@@ -155,6 +212,7 @@ export const setupRoutes = [
     permission: 'none',
     params: z.object({ userId: z.uuid({ error: 'The user identifier should be a valid UUID.' }) }),
     message: messages.setupRemoved,
+    response: noBody,
     handler: async ({ em, params }) => {
       await writeAccountMfa(em, params.userId, {})
       return null
@@ -196,6 +254,13 @@ const organizationBody = z.object({
 })
 
 /** The settings as the administration page reads them (passbolt's layout). */
+const organizationResponse = z.object({
+  providers: z.array(z.enum(PROVIDERS)),
+  yubikey: z
+    .object({ clientId: z.string(), secretKey: z.string(), validationUrl: z.string().optional() })
+    .optional(),
+})
+
 const organizationAnswer = (org: OrganizationMfa) => ({
   providers: org.providers,
   ...(org.yubikey
@@ -220,6 +285,7 @@ export const settingsRoutes = [
     auth: 'admin',
     // The caller's own devices; organisation settings and resets are for administrators (auth).
     permission: 'none',
+    response: organizationResponse,
     handler: async ({ em }) => organizationAnswer(await readOrganizationMfa(em)),
   }),
   ...(['PUT', 'POST'] as const).map((method) =>
@@ -235,6 +301,7 @@ export const settingsRoutes = [
       permission: 'none',
       body: organizationBody,
       message: messages.settingsSaved,
+      response: organizationResponse,
       handler: async ({ em, user, body, app }) => {
         // `{}` is the page's way of saying "no Yubico credentials".
         const yubikey =
@@ -256,7 +323,7 @@ export const settingsRoutes = [
               }
             : {}),
         }
-        await writeOrganizationSetting(em, 'mfa', value, user!.id)
+        await writeOrganizationSetting(em, 'mfa', value, user.id)
         forgetOrganizationMfa(app)
         return organizationAnswer(value)
       },

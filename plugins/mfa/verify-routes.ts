@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { assertCsrfToken, CSRF_COOKIE } from '../../api/auth/csrf.ts'
 import { HttpError } from '../../api/errors.ts'
 import { defineRoute, Reply } from '../../api/plugin.ts'
+import { noBody } from '../../api/response-schemas.ts'
 import { endSession } from '../auth/index.ts'
 import { safeRedirect, verifyForm } from './form.ts'
 import { messages } from './messages.ts'
@@ -22,10 +23,10 @@ import { keyIdOf, MODHEX_OTP, verifyYubikeyOtp } from './yubikey.ts'
 
 /** The checks common to both verify endpoints; returns the user's providers. */
 const openVerification = async ({ em, user, request }: Input, provider: Provider) => {
-  const providers = await userProviders(em, user!.id)
+  const providers = await userProviders(em, user.id)
   if (providers.length === 0) throw new HttpError(400, messages.noSettings)
   if (!providers.includes(provider)) throw new HttpError(400, messages.noProviderSettings)
-  if (await hasValidProof(em, request, user!)) throw new HttpError(400, messages.notRequired)
+  if (await hasValidProof(em, request, user)) throw new HttpError(400, messages.notRequired)
   return providers
 }
 
@@ -36,8 +37,8 @@ const refuse = async (
   rule: string,
   message: string,
 ): Promise<never> => {
-  if (await recordFailure(input.em, input.app, input.user!)) {
-    if (input.user!.via === 'session')
+  if (await recordFailure(input.em, input.app, input.user)) {
+    if (input.user.via === 'session')
       await endSession(input.em, input.request, input.request.state.session as never)
     input.request.cookies.set('refresh_token', null, {
       path: '/',
@@ -58,7 +59,7 @@ const verifyCode = async (
   rememberFlag: unknown,
 ) => {
   await openVerification(input, provider)
-  const account = await readAccountMfa(input.em, input.user!.id)
+  const account = await readAccountMfa(input.em, input.user.id)
   if (provider === 'totp') {
     const rule = totpRule(code)
     if (rule) throw otpError('totp', ...rule)
@@ -76,7 +77,7 @@ const verifyCode = async (
     )
       await refuse(input, 'hotp', 'isValidHotp', messages.hotpInvalid)
   }
-  await grantProof(input.em, input.request, input.user!, provider, isRemember(rememberFlag))
+  await grantProof(input.em, input.request, input.user, provider, isRemember(rememberFlag))
 }
 
 const jsonVerifyRoutes = (provider: Provider, field: 'totp' | 'hotp', name: string) => [
@@ -91,6 +92,7 @@ const jsonVerifyRoutes = (provider: Provider, field: 'totp' | 'hotp', name: stri
     // Checks the caller's own second factors.
     permission: 'none',
     message: messages.provideOtp,
+    response: noBody,
     handler: async (input) => {
       await openVerification(input as unknown as Input, provider)
       return null
@@ -109,6 +111,7 @@ const jsonVerifyRoutes = (provider: Provider, field: 'totp' | 'hotp', name: stri
     body: z.object({ [field]: z.unknown().optional(), remember }),
     throttle: { account: () => undefined },
     message: messages.success,
+    response: noBody,
     handler: async (raw) => {
       const input = raw as unknown as Input
       await verifyCode(input, provider, input.body[field], input.body.remember)
@@ -194,8 +197,9 @@ export const verifyRoutes = [
       // Checks the caller's own second factors.
       permission: 'none',
       csrf: false,
+      response: noBody.meta({ description: 'Never answered: this route only refuses.' }),
       handler: async ({ em, user, app }) => {
-        const providers = await userProviders(em, user!.id)
+        const providers = await userProviders(em, user.id)
         throw new HttpError(403, messages.required, {
           mfa_providers: providers,
           providers: Object.fromEntries(

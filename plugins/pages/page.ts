@@ -2,7 +2,13 @@
 // `<html class="passbolt">` and renders into the page itself; no script of ours runs.
 import { escapeHtml } from '../../api/html.ts'
 
-export const shellPage = (title: string) =>
+/** Plain links shown until the extension takes over (and to people without it). */
+export interface ShellLink {
+  href: string
+  text: string
+}
+
+export const shellPage = (title: string, links: readonly ShellLink[] = []) =>
   `<!DOCTYPE html>
 <html class="passbolt no-js version launching no-passboltplugin" lang="en">
 <head>
@@ -14,6 +20,6 @@ export const shellPage = (title: string) =>
 <link rel="stylesheet" href="/css/shell.css">
 </head>
 <body>
-<div id="temporary-skeleton"><p>Loading ${escapeHtml(title.toLowerCase())}. The Keyward (passbolt) browser extension is needed to continue.</p></div>
+<div id="temporary-skeleton"><p>Loading ${escapeHtml(title.toLowerCase())}. The Keyward (passbolt) browser extension is needed to continue.</p>${links.map((link) => `\n<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.text)}</a></p>`).join('')}</div>
 </body>
 </html>`

@@ -2,7 +2,7 @@
 // `/app/*` (which needs a signed-in session), the administration pages passbolt's own API app
 // renders, and the static files of those pages.
 import { z } from 'zod'
-import { notFound } from '../../api/errors.ts'
+import { HttpError, notFound } from '../../api/errors.ts'
 import { defineRoute, Reply } from '../../api/plugin.ts'
 import { readAccountSetting } from '../settings/index.ts'
 import { apiAppPage } from './api-app-page.ts'
@@ -73,6 +73,63 @@ const EXTENSION_ADMINISTRATION = new Set(
   ].map((page) => `/app/administration/${page}`),
 )
 
+/** A page of passbolt's API app in the signed-in user's theme. */
+const apiApp = async (
+  {
+    user,
+    em,
+    app,
+  }: {
+    user: { id: string }
+    em: Parameters<typeof readAccountSetting>[0]
+    app: { config: { appUrl: string } }
+  },
+  title: string,
+) => {
+  const chosen = await readAccountSetting<string>(em, user.id, 'theme')
+  const theme = THEMES.find((name) => name === chosen) ?? 'default'
+  return new Reply(apiAppPage({ appUrl: app.config.appUrl, theme, title }), {
+    html: true,
+  })
+}
+
+/** A page of passbolt's triage app, for people who are not signed in. */
+const triage = (appUrl: string, title: string) =>
+  new Reply(apiAppPage({ appUrl, theme: 'default', title, app: 'triage' }), { html: true })
+
+/**
+ * Recovery and self-registration from the web, for people whose extension is gone or not yet
+ * installed: passbolt's triage app asks for the address and calls the API (`/users/recover.json`,
+ * the self-registration dry run and `/users/register.json`, which apply the organisation's rules).
+ */
+const guestPages = [
+  defineRoute({
+    method: 'GET',
+    path: '/users/recover',
+    action: 'UsersRecover.recoverGet',
+    summary: 'HTML page: ask for an account recovery link',
+    auth: 'public',
+    // HTML shells carry no data; the app asks the API, which applies the rules.
+    permission: 'none',
+    openapi: false,
+    handler: ({ app }) => triage(app.config.appUrl, 'Account recovery'),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/users/register',
+    action: 'UsersRegister.registerGet',
+    summary: 'HTML page: register (when the organisation allows it)',
+    auth: 'public',
+    // HTML shells carry no data; the app asks the API, which applies the rules.
+    permission: 'none',
+    openapi: false,
+    handler: ({ app, user }) => {
+      if (user) throw new HttpError(403, 'Only guests are allowed to register.')
+      return triage(app.config.appUrl, 'Registration')
+    },
+  }),
+]
+
 const administration = defineRoute({
   method: 'GET',
   path: '/app/administration/*rest',
@@ -87,11 +144,7 @@ const administration = defineRoute({
     const path = request.path.replace(/\/+$/, '')
     if (EXTENSION_ADMINISTRATION.has(path))
       return new Reply(shellPage('Administration'), { html: true })
-    const chosen = await readAccountSetting<string>(em, user.id, 'theme')
-    const theme = THEMES.find((name) => name === chosen) ?? 'default'
-    return new Reply(apiAppPage({ appUrl: app.config.appUrl, theme, title: 'Administration' }), {
-      html: true,
-    })
+    return apiApp({ user, em, app }, 'Administration')
   },
 })
 
@@ -167,7 +220,28 @@ export const routes = [
     'locales',
     (p) => `${p.locale}/${p.namespace}.json`,
   ),
-  page('/auth/login', 'AuthLogin.loginGet', 'Sign in'),
+  defineRoute({
+    method: 'GET',
+    path: '/auth/login',
+    action: 'AuthLogin.loginGet',
+    summary: 'HTML page: Sign in',
+    auth: 'public',
+    // HTML shells carry no data; the extension asks the API for it.
+    permission: 'none',
+    openapi: false,
+    handler: () =>
+      new Reply(
+        shellPage('Sign in', [
+          {
+            href: '/users/recover',
+            text: 'Lost your browser extension or your key? Recover your account.',
+          },
+          { href: '/users/register', text: 'New here? Register, if your organisation allows it.' },
+        ]),
+        { html: true },
+      ),
+  }),
+  ...guestPages,
   page('/setup/install/{userId}/{tokenId}', 'SetupStart.get', 'Account setup', link),
   page('/setup/start/{userId}/{tokenId}', 'SetupStart.getLegacy', 'Account setup', link),
   page('/setup/recover/{userId}/{tokenId}', 'RecoverStart.get', 'Account recovery', link),

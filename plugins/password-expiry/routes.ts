@@ -3,8 +3,10 @@
 import { z } from 'zod'
 import { badRequest, notFound } from '../../api/errors.ts'
 import { defineRoute } from '../../api/plugin.ts'
+import { noBody } from '../../api/response-schemas.ts'
 import {
   deleteOrganizationSetting,
+  organizationSettingResponse,
   readOrganizationSettingRow,
   writeOrganizationSetting,
 } from '../settings/index.ts'
@@ -18,6 +20,14 @@ const settingsBody = z.object({
 })
 
 type Stored = z.output<typeof settingsBody>
+
+/** Both switches on (a stored setting) or off (none), and the fields only passbolt Pro uses. */
+const expiryResponse = organizationSettingResponse({
+  automatic_expiry: z.boolean(),
+  automatic_update: z.boolean(),
+  policy_override: z.literal(false),
+  default_expiry_period: z.null(),
+})
 
 const readSettings = async (em: Parameters<typeof readOrganizationSettingRow>[0]) => {
   const row = await readOrganizationSettingRow<Stored>(em, PROPERTY)
@@ -49,6 +59,7 @@ export const routes = [
     auth: 'user',
     // Every user's client shows expiry according to it.
     permission: 'none',
+    response: expiryResponse,
     handler: ({ em }) => readSettings(em),
   }),
   ...(['POST', 'PUT'] as const).map((method) =>
@@ -63,8 +74,9 @@ export const routes = [
       // Organisation settings are for administrators, which `auth` already requires.
       permission: 'none',
       body: settingsBody,
+      response: expiryResponse,
       handler: async ({ em, user, body }) => {
-        await writeOrganizationSetting(em, PROPERTY, body, user!.id)
+        await writeOrganizationSetting(em, PROPERTY, body, user.id)
         return readSettings(em)
       },
     }),
@@ -80,6 +92,7 @@ export const routes = [
     // Organisation settings are for administrators, which `auth` already requires.
     permission: 'none',
     params: z.object({ id: z.string() }),
+    response: noBody,
     handler: async ({ em, params }) => {
       if (!z.uuid().safeParse(params.id).success)
         throw badRequest('The password expiry setting id should be a valid UUID.')

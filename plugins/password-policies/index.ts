@@ -2,6 +2,8 @@
 import { definePlugin } from '../../api/plugin.ts'
 import { routes } from './routes.ts'
 
+export { passwordPolicies as passwordPoliciesBody } from './schemas.ts'
+
 export default definePlugin({
   name: 'password-policies',
   dependsOn: ['settings'],

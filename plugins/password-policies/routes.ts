@@ -1,6 +1,12 @@
 // Routes of the password policies plugin: every user reads the policy, administrators set it.
+import { z } from 'zod'
 import { defineRoute, Reply } from '../../api/plugin.ts'
-import { readOrganizationSettingRow, writeOrganizationSetting } from '../settings/index.ts'
+import { noBody } from '../../api/response-schemas.ts'
+import {
+  organizationSettingResponse,
+  readOrganizationSettingRow,
+  writeOrganizationSetting,
+} from '../settings/index.ts'
 import { DEFAULT_PASSWORD_POLICIES, type PasswordPolicies, passwordPolicies } from './schemas.ts'
 
 const PROPERTY = 'passwordPolicies'
@@ -11,6 +17,12 @@ const readPolicies = async (em: Parameters<typeof readOrganizationSettingRow>[0]
   const { value, ...meta } = row
   return { ...meta, ...value, source: 'db' }
 }
+
+/** The policy in force, stored (`source: db`, with its row) or passbolt's defaults. */
+const policiesResponse = organizationSettingResponse({
+  ...passwordPolicies.shape,
+  source: z.enum(['default', 'db']),
+})
 
 export const routes = [
   defineRoute({
@@ -23,6 +35,7 @@ export const routes = [
     auth: 'user',
     // Every user's client applies the policy.
     permission: 'none',
+    response: policiesResponse,
     handler: ({ em }) => readPolicies(em),
   }),
   defineRoute({
@@ -35,6 +48,7 @@ export const routes = [
     auth: 'user',
     // A redirect; the target decides.
     permission: 'none',
+    response: noBody.meta({ description: 'Never a body: the answer is a redirect (302).' }),
     handler: () => new Reply(null, { redirect: '/password-policies/settings.json' }),
   }),
   ...(['POST', 'PUT'] as const).map((method) =>
@@ -49,8 +63,9 @@ export const routes = [
       // Organisation settings are for administrators, which `auth` already requires.
       permission: 'none',
       body: passwordPolicies,
+      response: policiesResponse,
       handler: async ({ em, user, body }) => {
-        await writeOrganizationSetting(em, PROPERTY, body, user!.id)
+        await writeOrganizationSetting(em, PROPERTY, body, user.id)
         return readPolicies(em)
       },
     }),

@@ -11,15 +11,15 @@ export const usersWithAccessQuery = (knex: Knex, aco: Aco, id: string) =>
     .where({ 'permissions.aco': aco, 'permissions.aco_foreign_key': id, 'permissions.aro': 'User' })
     .union((union) =>
       union
-        .select('groups_users.user_id')
+        .select('group_members.user_id')
         .from('permissions')
-        .join('groups_users', 'groups_users.group_id', 'permissions.aro_foreign_key')
-        .join('groups', 'groups.id', 'groups_users.group_id')
+        .join('group_members', 'group_members.group_id', 'permissions.aro_foreign_key')
+        .join('group_records', 'group_records.id', 'group_members.group_id')
         .where({
           'permissions.aco': aco,
           'permissions.aco_foreign_key': id,
           'permissions.aro': 'Group',
-          'groups.deleted': false,
+          'group_records.deleted': false,
         }),
     )
 

@@ -8,6 +8,7 @@ import { executeStatement, selectRows } from '../../api/orm.ts'
 import { isUuid } from '../../api/uuid.ts'
 import { ErrorTree } from '../../api/validation.ts'
 import { type Aco, LEVELS, OWNER } from './levels.ts'
+import { lockGroups } from './locks.ts'
 import { PERMISSION_COLUMNS, type PermissionRow } from './render.ts'
 
 /** One requested change, as the client sends it (unchecked). */
@@ -35,6 +36,8 @@ export const messages = {
   aroRequired: 'The type of the access request object is required.',
   aroKeyUuid: 'The identifier of the access request object should be a valid UUID.',
   aroKeyRequired: 'The identifier of the access request object is required.',
+  acoKeyUuid: 'The identifier of the access control object should be a valid UUID.',
+  deleteBoolean: 'The delete status should be a valid boolean.',
   typeInList: 'The type should be one of the following: 1, 7, 15.',
   typeRequired: 'A type is required.',
   atLeastOneOwner: 'At least one owner permission must be provided.',
@@ -48,18 +51,16 @@ const isLevel = (value: unknown): value is number => LEVELS.includes(value as ne
  * first, so that a membership change of one of them (which holds its row for update) runs
  * wholly before or after this change: the secrets asked for match the members who get access.
  */
-const membersOf = async (em: EntityManager, groupIds: string[]) => {
+const membersOf = async (em: EntityManager, groupIds: string[], lock: boolean) => {
   const members = new Map<string, string[]>()
   if (groupIds.length === 0) return members
-  await selectRows(em, (knex) =>
-    knex('groups').whereIn('id', groupIds).orderBy('id').select('id').forShare(),
-  )
+  if (lock) await lockGroups(em, groupIds)
   const rows = await selectRows<{ group_id: string; user_id: string }>(em, (knex) =>
-    knex('groups_users')
-      .join('users', 'users.id', 'groups_users.user_id')
-      .whereIn('groups_users.group_id', groupIds)
+    knex('group_members')
+      .join('users', 'users.id', 'group_members.user_id')
+      .whereIn('group_members.group_id', groupIds)
       .andWhere('users.deleted', false)
-      .select('groups_users.group_id', 'groups_users.user_id'),
+      .select('group_members.group_id', 'group_members.user_id'),
   )
   for (const row of rows)
     members.set(row.group_id, [...(members.get(row.group_id) ?? []), row.user_id])
@@ -76,7 +77,7 @@ const existingAros = async (em: EntityManager, users: string[], groups: string[]
       found.add(row.id)
   if (groups.length)
     for (const row of await selectRows<{ id: string }>(em, (knex) =>
-      knex('groups').whereIn('id', groups).where({ deleted: false }).select('id'),
+      knex('group_records').whereIn('id', groups).where({ deleted: false }).select('id'),
     ))
       found.add(row.id)
   return found
@@ -191,7 +192,7 @@ export const applyPermissionChanges = async (
       [...current, ...added].filter((r) => r.aro === 'Group').map((r) => r.aro_foreign_key),
     ),
   ]
-  const members = await membersOf(em, groups)
+  const members = await membersOf(em, groups, !options.dryRun)
   const before = usersReaching(current, members)
   const reach = usersReaching(after, members)
   const outcome = {

@@ -4,6 +4,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { AppContext } from '../../api/app.ts'
 import { type AccessChange, definePlugin } from '../../api/plugin.ts'
+import { userDeletion, userDirectory } from '../users/index.ts'
 import { PermissionSchema } from './entities/Permission.ts'
 import { routes } from './routes.ts'
 import { transferOwnership } from './transfer.ts'
@@ -15,6 +16,7 @@ export {
   callerPermissionJson,
   joinCallerPermission,
 } from './caller-permission.ts'
+export { MAX_PERMISSION_CHANGES, permissionChanges } from './change-schema.ts'
 export {
   applyPermissionChanges,
   type ChangeOutcome,
@@ -22,9 +24,11 @@ export {
 } from './changes.ts'
 export { permissionContains } from './contains.ts'
 export { grantOwnerToCreator } from './creation.ts'
+export { callerPermissionObject, permissionsOfItemsDocuments } from './documents.ts'
 export type { Permission } from './entities/Permission.ts'
 export * from './levels.ts'
-export { itemsOnlyReachableBy, soleOwnedSharedItems } from './ownership.ts'
+export { lockGroups, lockGroupsReaching } from './locks.ts'
+export { itemsOnlyReachableBy, sharedItemIds, soleOwnedSharedItems } from './ownership.ts'
 export { type CanAccessOptions, canAccess, type Granted } from './policies.ts'
 export {
   embedHolders,
@@ -37,6 +41,13 @@ export {
   permissionJson,
   permissionsOfItems,
 } from './render.ts'
+export {
+  embeddedGroupJson,
+  permissionContainsResponse,
+  permissionResponse,
+  permissionType,
+  shareSimulationResponse,
+} from './schemas.ts'
 export {
   type AccessRefusal,
   arosOf,
@@ -70,6 +81,8 @@ export default definePlugin({
   dependsOn: ['users'],
   entities: [PermissionSchema],
   routes,
-  deletion: { transfer: transferOwnership },
-  userDirectory: { filters: userDirectoryFilters },
+  extensions: [
+    userDeletion.provide({ transfer: transferOwnership }),
+    userDirectory.provide({ filters: userDirectoryFilters }),
+  ],
 })

@@ -1,9 +1,9 @@
 // Ownership questions a user or group deletion asks: which shared items would be left without
 // an owner, and which items nobody else can reach (they go with the deleted user or group).
 // For a user, the groups they alone manage count as theirs, as passbolt counts them.
-import type { EntityManager } from '@mikro-orm/postgresql'
+import type { EntityManager, Knex } from '@mikro-orm/postgresql'
 import { selectSql } from '../../api/orm.ts'
-import type { DeletionSubject } from '../../api/plugin.ts'
+import type { DeletionSubject } from '../users/index.ts'
 import type { Aco } from './levels.ts'
 
 /**
@@ -12,17 +12,17 @@ import type { Aco } from './levels.ts'
  */
 const SUBJECT_AROS = `
   sole as (
-    select gu.group_id from groups_users gu join groups g on g.id = gu.group_id and not g.deleted
+    select gu.group_id from group_members gu join group_records g on g.id = gu.group_id and not g.deleted
     where gu.user_id = :id and gu.is_admin and :isUser
-      and not exists (select 1 from groups_users o where o.group_id = gu.group_id and o.is_admin and o.user_id <> :id)),
+      and not exists (select 1 from group_members o where o.group_id = gu.group_id and o.is_admin and o.user_id <> :id)),
   sole_non_empty as (
     select s.group_id from sole s
-    where exists (select 1 from groups_users o where o.group_id = s.group_id and o.user_id <> :id)),
+    where exists (select 1 from group_members o where o.group_id = s.group_id and o.user_id <> :id)),
   aros as (select cast(:id as uuid) as aro union select group_id from sole),
   alone as (
-    select gu.group_id from groups_users gu
+    select gu.group_id from group_members gu
     where gu.user_id = :id and :isUser
-      and not exists (select 1 from groups_users o where o.group_id = gu.group_id and o.user_id <> :id)),
+      and not exists (select 1 from group_members o where o.group_id = gu.group_id and o.user_id <> :id)),
   own_reach as (select cast(:id as uuid) as aro union select group_id from alone)`
 
 const execute = async (em: EntityManager, sql: string, subject: DeletionSubject, aco: Aco) =>
@@ -66,3 +66,13 @@ export const soleOwnedSharedItems = (em: EntityManager, subject: DeletionSubject
     subject,
     aco,
   )
+
+/** Ids of the shared items of a kind: more than one user, or any group, holds a permission. */
+export const sharedItemIds = (knex: Knex, aco: Aco) =>
+  knex('permissions')
+    .select('aco_foreign_key')
+    .where('aco', aco)
+    .groupBy('aco_foreign_key')
+    .havingRaw(
+      "count(*) filter (where aro = 'User') > 1 or count(*) filter (where aro = 'Group') > 0",
+    )

@@ -116,7 +116,7 @@ export const groupsByIds = async (em: EntityManager, ids: Iterable<string>) => {
   const wanted = [...new Set(ids)]
   if (wanted.length === 0) return new Map<string, GroupJson>()
   const rows = await selectRows<GroupRow>(em, (knex) =>
-    knex('groups').whereIn('id', wanted).select(GROUP_COLUMNS),
+    knex('group_records').whereIn('id', wanted).select(GROUP_COLUMNS),
   )
   return new Map(rows.map((row) => [row.id, groupJson(row)]))
 }

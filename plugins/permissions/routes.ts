@@ -4,6 +4,7 @@ import { defineRoute } from '../../api/plugin.ts'
 import { READ } from './levels.ts'
 import { canAccess } from './policies.ts'
 import { embedHolders, permissionsOfItems } from './render.ts'
+import { permissionResponse } from './schemas.ts'
 
 export const routes = [
   defineRoute({
@@ -29,6 +30,7 @@ export const routes = [
         group: {},
       },
     },
+    response: z.array(permissionResponse),
     handler: async ({ em, params, query, app }) => {
       const permissions = (await permissionsOfItems(em, [params.id])).get(params.id) ?? []
       await embedHolders(em, permissions, {

@@ -9,11 +9,11 @@ import type { Aco, Level } from './levels.ts'
 /** The caller and the live groups they belong to: every `aro_foreign_key` that counts for them. */
 export const arosOf = (knex: Knex, userId: string) =>
   knex
-    .select('groups_users.group_id as aro_id')
-    .from('groups_users')
-    .join('groups', 'groups.id', 'groups_users.group_id')
-    .where('groups_users.user_id', userId)
-    .andWhere('groups.deleted', false)
+    .select('group_members.group_id as aro_id')
+    .from('group_members')
+    .join('group_records', 'group_records.id', 'group_members.group_id')
+    .where('group_members.user_id', userId)
+    .andWhere('group_records.deleted', false)
     .union(knex.raw('select ?::uuid', [userId]))
 
 /**

@@ -3,8 +3,8 @@
 // subject alone owns, as passbolt requires.
 import { badRequest } from '../../api/errors.ts'
 import { executeStatement } from '../../api/orm.ts'
-import type { DeletionHooks } from '../../api/plugin.ts'
 import { isUuid } from '../../api/uuid.ts'
+import type { DeletionHooks } from '../users/index.ts'
 import { OWNER } from './levels.ts'
 import { soleOwnedSharedItems } from './ownership.ts'
 

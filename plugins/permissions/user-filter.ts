@@ -2,7 +2,7 @@
 // through a live group. Only someone who can read the resource may ask, as passbolt checks.
 import { badRequest, forbidden } from '../../api/errors.ts'
 import { selectRows } from '../../api/orm.ts'
-import type { UserDirectoryHooks } from '../../api/plugin.ts'
+import type { UserDirectoryHooks } from '../users/index.ts'
 import { usersWithAccessQuery } from './access.ts'
 
 export const userDirectoryFilters: UserDirectoryHooks['filters'] = {

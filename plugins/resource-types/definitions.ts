@@ -3,8 +3,8 @@
 
 export type MetadataVersion = 'v4' | 'v5'
 
-/** Types a community edition server does not list (passbolt offers them with its Pro edition). */
-export const UNLISTED_SLUGS: readonly string[] = ['totp', 'password-description-totp']
+/** Types the server keeps but does not list: none since passbolt 5.12 lists the TOTP types. */
+export const UNLISTED_SLUGS: readonly string[] = []
 
 export const V4_TO_V5: Readonly<Record<string, string>> = {
   'password-string': 'v5-password-string',

@@ -3,7 +3,9 @@
 import { z } from 'zod'
 import { badRequest, notFound } from '../../api/errors.ts'
 import { defineRoute } from '../../api/plugin.ts'
+import { noBody } from '../../api/response-schemas.ts'
 import { messages } from './messages.ts'
+import { resourceTypeResponse, restoreBody } from './schemas.ts'
 import {
   deleteResourceType,
   findResourceType,
@@ -25,10 +27,11 @@ export const routes = [
     // The types are the same for everyone; the count is given to administrators only.
     permission: 'none',
     query: { contain: { resources_count: {} }, filter: { 'is-deleted': 'boolean' } },
+    response: z.array(resourceTypeResponse),
     handler: ({ em, query, user }) =>
       listResourceTypes(em, {
         deleted: query.filter['is-deleted'] === true,
-        resourcesCount: Boolean(query.contain.resources_count) && user!.role === 'admin',
+        resourcesCount: Boolean(query.contain.resources_count) && user.role === 'admin',
       }),
   }),
   defineRoute({
@@ -41,6 +44,7 @@ export const routes = [
     // The types are the same for everyone.
     permission: 'none',
     params: idParams,
+    response: resourceTypeResponse,
     handler: async ({ em, params }) => {
       const type = await findResourceType(em, params.id)
       if (!type) throw notFound('resource type')
@@ -59,6 +63,7 @@ export const routes = [
     permission: 'none',
     params: idParams,
     transaction: true,
+    response: noBody,
     handler: async ({ em, params }) => {
       await deleteResourceType(em, params.id)
       return null
@@ -74,8 +79,9 @@ export const routes = [
     // Administrators only, by auth.
     permission: 'none',
     params: idParams,
-    body: z.record(z.string(), z.unknown()),
+    body: restoreBody,
     transaction: true,
+    response: noBody,
     handler: async ({ em, params, body }) => {
       if (Object.keys(body).length === 0) throw badRequest(messages.emptyBody)
       if (!('deleted' in body) || body.deleted !== null)

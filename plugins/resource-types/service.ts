@@ -62,10 +62,10 @@ export const listResourceTypes = async (
       .orderBy('resource_types.slug')
     if (options.resourcesCount)
       query.select(
-        knex('resources')
+        knex('resource_records')
           .count('*')
-          .where('resources.resource_type_id', knex.ref('resource_types.id'))
-          .andWhere('resources.deleted', false)
+          .where('resource_records.resource_type_id', knex.ref('resource_types.id'))
+          .andWhere('resource_records.deleted', false)
           .as('resources_count'),
       )
     return query
@@ -101,7 +101,7 @@ export const deleteResourceType = async (em: EntityManager, id: string) => {
     throw badRequest(messages.lastOfDefaultVersion)
   if (live.length === 0) throw badRequest(messages.lastOne)
   const [{ count }] = await selectRows<{ count: string }>(em, (knex) =>
-    knex('resources').where({ resource_type_id: id, deleted: false }).count({ count: '*' }),
+    knex('resource_records').where({ resource_type_id: id, deleted: false }).count({ count: '*' }),
   )
   if (Number(count) > 0) throw badRequest(messages.stillUsed)
   await em.nativeUpdate(ResourceTypeSchema, { id }, { deleted: new Date(), modified: new Date() })

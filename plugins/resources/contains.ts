@@ -1,6 +1,6 @@
 // What `contain[...]` may add to resources, each loaded for the whole page in one query.
 // `permission` comes from the list query itself.
-import type { ContainContext, ContainSpec } from '../../api/plugin.ts'
+import { type ContainContext, type ContainSpec, callerOf } from '../../api/plugin.ts'
 import { favoritesOfUser } from '../favorites/index.ts'
 import { permissionContains } from '../permissions/index.ts'
 import { listResourceTypes } from '../resource-types/index.ts'
@@ -16,14 +16,15 @@ export const resourceContain = {
   creator: embeddedUserContain('creator', 'created_by'),
   modifier: embeddedUserContain('modifier', 'modified_by'),
   favorite: {
-    load: async (rows: Row[], { em, user }: ContainContext) => {
-      const favorites = await favoritesOfUser(em, user!.id, ids(rows))
+    plugin: 'favorites',
+    load: async (rows: Row[], context: ContainContext) => {
+      const favorites = await favoritesOfUser(context.em, callerOf(context).id, ids(rows))
       for (const row of rows) row.favorite = favorites.get(row.id) ?? null
     },
   },
   secret: {
-    load: async (rows: Row[], { em, user }: ContainContext) => {
-      const secrets = await secretsOfUser(em, user!.id, ids(rows))
+    load: async (rows: Row[], context: ContainContext) => {
+      const secrets = await secretsOfUser(context.em, callerOf(context).id, ids(rows))
       for (const row of rows) {
         const secret = secrets.get(row.id)
         row.secrets = secret ? [secret] : []

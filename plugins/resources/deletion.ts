@@ -4,7 +4,6 @@
 // no longer reaches a resource.
 
 import { executeStatement, selectRows } from '../../api/orm.ts'
-import type { DeletionHooks } from '../../api/plugin.ts'
 import {
   embedHolders,
   itemsOnlyReachableBy,
@@ -13,6 +12,7 @@ import {
   soleOwnedSharedItems,
 } from '../permissions/index.ts'
 import { deleteSecretsOfUser, deleteSecretsWithoutAccess } from '../secrets/index.ts'
+import type { DeletionHooks } from '../users/index.ts'
 import { selectResourcesById } from './query.ts'
 import { resourceJson } from './serialize.ts'
 import { softDeleteResources } from './service.ts'

@@ -73,24 +73,35 @@ export interface ResourceFilters {
   tag?: string
 }
 
-const listQuery = (
+export const listQuery = (
   knex: Knex,
   userId: string,
   filters: ResourceFilters,
   withPermission: boolean,
+  /** Whether the rows carry `folder_parent_id` and `personal` (else the caller joins them). */
+  treeColumns = true,
 ) => {
   const list = knex('resources')
     .join('resource_types', 'resource_types.id', 'resources.resource_type_id')
-    .join(
+    .where('resources.deleted', false)
+    .whereNull('resource_types.deleted')
+    .select(RESOURCE_COLUMNS.map((column) => `resources.${column}`))
+  // The caller's highest permission row carries their level: with it, a second pass over the
+  // permissions for the level alone is spared.
+  const level = withPermission ? 'highest.type' : 'access.permission_type'
+  if (withPermission) joinCallerPermission(list, knex, userId, 'Resource', 'resources.id')
+  else
+    list.join(
       readableBy(knex, userId, 'Resource').as('access'),
       'access.aco_foreign_key',
       'resources.id',
     )
-    .where('resources.deleted', false)
-    .whereNull('resource_types.deleted')
-    .select(RESOURCE_COLUMNS.map((column) => `resources.${column}`))
-    .select('access.permission_type')
-    .select(folderParentColumn(knex, userId, 'resources.id'), personalColumn(knex, 'resources.id'))
+  list.select(`${level} as permission_type`)
+  if (treeColumns)
+    list.select(
+      folderParentColumn(knex, userId, 'resources.id'),
+      personalColumn(knex, 'resources.id'),
+    )
   if (filters.ids) list.whereIn('resources.id', filters.ids)
   if (filters.favorite !== undefined) {
     const favorites = knex('favorites')
@@ -99,8 +110,8 @@ const listQuery = (
     if (filters.favorite) list.whereIn('resources.id', favorites)
     else list.whereNotIn('resources.id', favorites)
   }
-  if (filters.ownedByMe) list.where('access.permission_type', OWNER)
-  if (filters.sharedWithMe) list.where('access.permission_type', '<', OWNER)
+  if (filters.ownedByMe) list.where(level, OWNER)
+  if (filters.sharedWithMe) list.where(level, '<', OWNER)
   if (filters.sharedWithGroup)
     list.whereIn(
       'resources.id',
@@ -114,7 +125,6 @@ const listQuery = (
     list.whereIn('resources.id', itemsUnderParents(knex, userId, filters.parents))
   if (filters.tag !== undefined)
     list.whereIn('resources.id', resourcesTagged(knex, userId, filters.tag))
-  if (withPermission) joinCallerPermission(list, knex, userId, 'Resource', 'resources.id')
   return list
 }
 

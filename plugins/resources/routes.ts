@@ -1,12 +1,16 @@
 // Routes of the resources plugin: list, view, create, update and delete passwords.
 import { z } from 'zod'
+import { JsonRows } from '../../api/envelope.ts'
 import { badRequest, notFound } from '../../api/errors.ts'
 import { defineRoute, type HandlerInput, Reply } from '../../api/plugin.ts'
 import type { ParsedQuery } from '../../api/query.ts'
+import { noBody } from '../../api/response-schemas.ts'
 import { canAccess, READ, UPDATE } from '../permissions/index.ts'
 import { resourceContain } from './contains.ts'
+import { documentsCover, selectResourceDocuments } from './documents.ts'
 import { messages } from './messages.ts'
 import { type ResourceFilters, SORTABLE, selectResources } from './query.ts'
+import { resourceResponse } from './response.ts'
 import { createBody, updateBody } from './schemas.ts'
 import { resourceJson } from './serialize.ts'
 import { createResource, softDeleteResources, updateResource } from './service.ts'
@@ -42,12 +46,16 @@ const filtersOf = (query: ParsedQuery): ResourceFilters => {
 
 /** One resource as the caller sees it, with the contains the request asked for. */
 const readOne = async (
-  { em, user, query }: Pick<HandlerInput<unknown, unknown>, 'em' | 'user' | 'query'>,
+  {
+    em,
+    user,
+    query,
+  }: Pick<HandlerInput<unknown, unknown, unknown, 'user'>, 'em' | 'user' | 'query'>,
   id: string,
 ) => {
   const { rows } = await selectResources(
     em,
-    user!.id,
+    user.id,
     { ...query, page: 1, limit: null },
     { ids: [id] },
   )
@@ -85,8 +93,21 @@ export const routes = [
         'has-tag': 'string',
       },
     },
-    handler: async ({ em, user, query }) => {
-      const page = await selectResources(em, user!.id, query, filtersOf(query))
+    response: z.array(resourceResponse),
+    handler: async ({ em, user, query, app }) => {
+      // The clients' usual contains come written by PostgreSQL; the rarer ones (creator,
+      // modifier, secret, resource type) are loaded on objects.
+      if (documentsCover(query.contain)) {
+        const { documents, pagination } = await selectResourceDocuments(
+          em,
+          user.id,
+          query,
+          filtersOf(query),
+          app.config.appUrl,
+        )
+        return new Reply(new JsonRows(documents), { pagination })
+      }
+      const page = await selectResources(em, user.id, query, filtersOf(query))
       return new Reply(page.rows.map(resourceJson), { pagination: page.pagination })
     },
   }),
@@ -101,6 +122,7 @@ export const routes = [
     permission: resourceAccess(READ, 'You are not allowed to access this resource.'),
     params: idParams,
     query: { contain: resourceContain },
+    response: resourceResponse,
     handler: (input) => readOne(input, input.params.id),
   }),
   defineRoute({
@@ -117,8 +139,9 @@ export const routes = [
     query: { contain: resourceContain },
     transaction: true,
     message: messages.added,
+    response: resourceResponse,
     handler: async (input) =>
-      readOne(input, await createResource(input.em, input.user!.id, input.body)),
+      readOne(input, await createResource(input.em, input.user.id, input.body)),
   }),
   ...(['PUT', 'POST'] as const).map((method) =>
     defineRoute({
@@ -135,10 +158,11 @@ export const routes = [
       query: { contain: resourceContain },
       transaction: true,
       message: messages.updated,
+      response: resourceResponse,
       handler: async (input) => {
         if (Object.values(input.body).every((value) => value === undefined))
           throw badRequest(messages.emptyBody)
-        await updateResource(input.em, input.user!.id, input.params.id, input.body)
+        await updateResource(input.em, input.user.id, input.params.id, input.body)
         return readOne(input, input.params.id)
       },
     }),
@@ -155,8 +179,9 @@ export const routes = [
     params: idParams,
     transaction: true,
     message: messages.deleted,
+    response: noBody,
     handler: async ({ em, params, user }) => {
-      await softDeleteResources(em, [params.id], user!.id)
+      await softDeleteResources(em, [params.id], user.id)
       return null
     },
   }),

@@ -6,8 +6,13 @@ import type { ResourceRow } from './query.ts'
 
 export const isV5 = (row: Pick<ResourceRow, 'metadata'>) => row.metadata !== null
 
-export const resourceJson = (row: ResourceRow) => {
-  const json: Record<string, unknown> = { id: row.id }
+type ItemFields = Pick<
+  ResourceRow,
+  'metadata' | 'metadata_key_id' | 'metadata_key_type' | 'name' | 'username' | 'uri' | 'description'
+>
+
+/** A v5 resource answers its encrypted metadata, a v4 one its clear fields, never both. */
+export const putMetadataOrClearFields = (json: Record<string, unknown>, row: ItemFields) => {
   if (isV5(row)) {
     json.metadata = row.metadata
     json.metadata_key_id = row.metadata_key_id
@@ -18,6 +23,11 @@ export const resourceJson = (row: ResourceRow) => {
     json.uri = row.uri
     json.description = row.description
   }
+}
+
+export const resourceJson = (row: ResourceRow) => {
+  const json: Record<string, unknown> = { id: row.id }
+  putMetadataOrClearFields(json, row)
   json.deleted = row.deleted
   json.created = formatTimestamp(row.created)
   json.modified = formatTimestamp(row.modified)

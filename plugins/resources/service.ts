@@ -5,15 +5,21 @@
 import { randomUUID } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { badRequest } from '../../api/errors.ts'
-import { messageRecipients, publicKeyIds, WILDCARD_KEY_ID } from '../../api/openpgp-packets.ts'
 import { executeStatement, selectRows } from '../../api/orm.ts'
 import { deleteCommentsOf } from '../comments/index.ts'
 import { deleteFavoritesOf } from '../favorites/index.ts'
 import { parentInTree, placeItem, removeEverywhere } from '../folder-tree/index.ts'
-import { metadataKeysSettings, metadataTypesSettings } from '../metadata/index.ts'
+import {
+  checkItemMetadata,
+  type ItemMetadata,
+  metadataTypesSettings,
+  payloadIsV5,
+  v5Fields,
+} from '../metadata/index.ts'
 import {
   effectivePermission,
   grantOwnerToCreator,
+  lockGroupsReaching,
   UPDATE,
   usersWithAccess,
 } from '../permissions/index.ts'
@@ -23,7 +29,12 @@ import {
   PASSWORD_AND_DESCRIPTION_TYPE_ID,
   versionOfSlug,
 } from '../resource-types/index.ts'
-import { checkSecretEntries, deleteSecretsOfResources, writeSecrets } from '../secrets/index.ts'
+import {
+  checkSecretEntries,
+  deleteSecretsExcept,
+  deleteSecretsOfResources,
+  writeSecrets,
+} from '../secrets/index.ts'
 import { deleteTagsOfResources } from '../tags/index.ts'
 import { messages } from './messages.ts'
 import type { CreateBody, MetadataFields, UpdateBody } from './schemas.ts'
@@ -31,10 +42,6 @@ import type { CreateBody, MetadataFields, UpdateBody } from './schemas.ts'
 type Tree = Record<string, unknown>
 
 const invalid = (errors: Tree) => badRequest(messages.validation, errors)
-
-/** v5 when encrypted metadata comes with the payload. */
-const payloadIsV5 = (body: { metadata?: string | null }) =>
-  body.metadata !== undefined && body.metadata !== null
 
 /** The metadata columns of a v4 or v5 payload; 400 on a mix or a missing piece. */
 const metadataFields = (body: CreateBody | UpdateBody, v5: boolean): Partial<MetadataFields> => {
@@ -45,75 +52,15 @@ const metadataFields = (body: CreateBody | UpdateBody, v5: boolean): Partial<Met
       ...(body.uri !== undefined ? { uri: body.uri } : {}),
       ...(body.description !== undefined ? { description: body.description } : {}),
     }
-  if (
-    [body.name, body.username, body.uri, body.description].some(
-      (v) => v !== undefined && v !== null,
-    )
-  )
-    throw badRequest(messages.v4FieldsInV5)
-  if (!body.metadata_key_type) throw badRequest(messages.fewV5Fields)
-  return {
-    metadata: body.metadata!,
-    metadata_key_id: body.metadata_key_id ?? null,
-    metadata_key_type: body.metadata_key_type,
-  }
+  return v5Fields(body, [body.name, body.username, body.uri, body.description])
 }
 
-/**
- * Checks v5 metadata: encrypted to exactly one recipient, a key of the one it names: the
- * user's own key (`user_key`, filled in when not given) or a live metadata key (`shared_key`).
- * Returns the key id to store.
- */
-const checkEncryptedMetadata = async (
+/** v5 metadata checked against the key it names; the key id to store. */
+const checkEncryptedMetadata = (
   em: EntityManager,
   userId: string,
   fields: Partial<MetadataFields>,
-): Promise<string> => {
-  let keyId = fields.metadata_key_id ?? null
-  let armoredKey: string
-  if (fields.metadata_key_type === 'user_key') {
-    if (!(await metadataKeysSettings(em)).allow_usage_of_personal_keys)
-      throw badRequest(messages.personalKeysRefused)
-    const [key] = await selectRows<{ id: string; armored_key: string }>(em, (knex) =>
-      knex('gpgkeys').where({ user_id: userId, deleted: false }).select('id', 'armored_key'),
-    )
-    if (!key || (keyId && keyId !== key.id))
-      throw invalid({ metadata_key_id: { metadata_key_exists: messages.metadataKeyExists } })
-    keyId = key.id
-    armoredKey = key.armored_key
-  } else {
-    if (!keyId) throw badRequest(messages.fewV5Fields)
-    const [key] = await selectRows<{ armored_key: string; expired: string | null }>(em, (knex) =>
-      knex('metadata_keys')
-        .where({ id: keyId })
-        .whereNull('deleted')
-        .select('armored_key', 'expired'),
-    )
-    if (!key)
-      throw invalid({ metadata_key_id: { metadata_key_exists: messages.metadataKeyExists } })
-    if (key.expired)
-      throw invalid({ metadata_key_id: { isMetadataKeyNotExpired: messages.metadataKeyExpired } })
-    armoredKey = key.armored_key
-  }
-  let recipients: string[]
-  let keyIds: string[]
-  try {
-    recipients = messageRecipients(fields.metadata!)
-    keyIds = publicKeyIds(armoredKey)
-  } catch {
-    throw invalid({
-      metadata: { isValidEncryptedResourceMetadata: messages.metadataUndecryptable },
-    })
-  }
-  if (
-    recipients.length !== 1 ||
-    !(recipients[0] === WILDCARD_KEY_ID || keyIds.includes(recipients[0]))
-  )
-    throw invalid({
-      metadata: { isValidEncryptedResourceMetadata: messages.metadataUndecryptable },
-    })
-  return keyId
-}
+): Promise<string> => checkItemMetadata(em, fields as ItemMetadata, { userId }, messages.validation)
 
 /** The type's slug, checked against the payload's version (and creation rules). */
 const checkResourceType = async (
@@ -213,6 +160,9 @@ export const updateResource = async (
   id: string,
   body: UpdateBody,
 ) => {
+  // Who can read the resource is read once its groups are held: a membership change of one of
+  // them runs wholly before or after this update, never between the reading and the writing.
+  await lockGroupsReaching(em, 'Resource', [id])
   const [current] = await selectRows<{ metadata: string | null; resource_type_id: string }>(
     em,
     (knex) => knex('resources').where({ id }).select('metadata', 'resource_type_id'),
@@ -279,6 +229,8 @@ export const updateResource = async (
       throw invalid({ secrets: { secrets_provided: messages.secretsProvided } })
     await writeSecrets(em, id, entries, userId)
   }
+  // Whoever can no longer read the resource keeps no secret of it, however they lost access.
+  await deleteSecretsExcept(em, id, users)
   await executeStatement(em, (knex) =>
     knex('resources')
       .where({ id })
@@ -298,6 +250,9 @@ export const updateResource = async (
  */
 export const softDeleteResources = async (em: EntityManager, ids: string[], userId: string) => {
   if (ids.length === 0) return
+  // A group gaining a member writes the secrets its resources need: it must not write one of a
+  // resource this deletion is taking away.
+  await lockGroupsReaching(em, 'Resource', ids)
   await executeStatement(em, (knex) =>
     knex('resources').whereIn('id', ids).update({
       deleted: true,

@@ -5,12 +5,13 @@ import { SecretSchema } from './entities/Secret.ts'
 import { routes } from './routes.ts'
 
 export { checkArmoredSecret, MAX_SECRET_ARMORED, SECRET_RULE_MESSAGES } from './armored.ts'
+export { secretResponse } from './schemas.ts'
 export * from './service.ts'
 export { SecretSchema }
 
 export default definePlugin({
   name: 'secrets',
-  dependsOn: ['users'],
+  dependsOn: ['users', 'permissions'],
   entities: [SecretSchema],
   routes,
   // Revealing a secret in the workspace is the client's own feature: it decrypts what

@@ -195,7 +195,7 @@ export const deleteSecretsWithoutAccess = async (em: EntityManager, resourceIds:
     `delete from secrets s where s.resource_id in (:ids) and not exists (
        select 1 from permissions p where p.aco_foreign_key = s.resource_id and (
          p.aro_foreign_key = s.user_id or p.aro_foreign_key in (
-           select gu.group_id from groups_users gu join groups g on g.id = gu.group_id and not g.deleted
+           select gu.group_id from group_members gu join group_records g on g.id = gu.group_id and not g.deleted
            where gu.user_id = s.user_id)))`,
     { ids: resourceIds },
   )

@@ -4,6 +4,7 @@ import { definePlugin } from '../../api/plugin.ts'
 import { routes } from './routes.ts'
 import { allowedDomains } from './service.ts'
 
+export { settingsBody as selfRegistrationBody } from './schemas.ts'
 export { allowedDomains } from './service.ts'
 
 export default definePlugin({

@@ -3,8 +3,10 @@
 import { z } from 'zod'
 import { badRequest, forbidden, HttpError } from '../../api/errors.ts'
 import { defineRoute } from '../../api/plugin.ts'
+import { noBody } from '../../api/response-schemas.ts'
+import { organizationSettingResponse } from '../settings/index.ts'
 import { registerUser } from '../setup/index.ts'
-import { loadUser, serializeUser } from '../users/index.ts'
+import { loadUser, serializeUser, userResponse } from '../users/index.ts'
 import { messages } from './messages.ts'
 import { dryRunBody, registerBody, settingsBody } from './schemas.ts'
 import {
@@ -14,6 +16,15 @@ import {
   readSelfRegistration,
   saveSelfRegistration,
 } from './service.ts'
+
+/** The domains whose addresses may register, with the setting's row; both null when closed. */
+const settingsResponse = z.union([
+  organizationSettingResponse({
+    provider: z.literal('email_domains'),
+    data: z.object({ allowed_domains: z.array(z.string()) }),
+  }),
+  z.object({ provider: z.null(), data: z.null() }),
+])
 
 export const routes = [
   defineRoute({
@@ -26,6 +37,7 @@ export const routes = [
     auth: 'admin',
     // Organisation settings are for administrators, which `auth` already requires.
     permission: 'none',
+    response: settingsResponse,
     handler: ({ em }) => readSelfRegistration(em),
   }),
   ...(['POST', 'PUT'] as const).map((method) =>
@@ -40,7 +52,8 @@ export const routes = [
       // Organisation settings are for administrators, which `auth` already requires.
       permission: 'none',
       body: settingsBody,
-      handler: ({ em, user, body }) => saveSelfRegistration(em, body, user!.id),
+      response: settingsResponse,
+      handler: ({ em, user, body }) => saveSelfRegistration(em, body, user.id),
     }),
   ),
   defineRoute({
@@ -54,6 +67,7 @@ export const routes = [
     // Organisation settings are for administrators, which `auth` already requires.
     permission: 'none',
     params: z.object({ id: z.string() }),
+    response: noBody,
     handler: async ({ em, params }) => {
       if (!z.uuid().safeParse(params.id).success) throw badRequest(messages.invalidId)
       await deleteSelfRegistration(em, params.id.toLowerCase())
@@ -72,6 +86,7 @@ export const routes = [
     permission: 'none',
     body: dryRunBody,
     throttle: { account: ({ body }) => body.email },
+    response: noBody,
     handler: async ({ em, user, body }) => {
       if (user) throw forbidden(messages.guestsOnly)
       await checkRegistration(em, body.email)
@@ -91,6 +106,7 @@ export const routes = [
     body: registerBody,
     throttle: { account: ({ body }) => body.username },
     transaction: true,
+    response: userResponse,
     handler: async ({ em, app, user, body }) => {
       if (!(await allowedDomains(em))) throw new HttpError(404, messages.notOpen)
       if (user) throw forbidden(messages.guestsOnly)

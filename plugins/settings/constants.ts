@@ -1,6 +1,6 @@
 // Values /settings.json offers: version, edition, locales and remember-me durations.
 
-export const KEYWARD_VERSION = { number: '5.0.0', name: 'Keyward' }
+export { KEYWARD_VERSION } from '../../api/version.ts'
 
 export const LOCALE_OPTIONS = [
   { locale: 'de-DE', label: 'Deutsch' },

@@ -12,6 +12,12 @@ export {
   LOCALE_OPTIONS,
   ORGANIZATION_LOCALE,
 } from './constants.ts'
+export {
+  accountSettingResponse,
+  organizationSettingResponse,
+  organizationSettingRowResponse,
+  storedSettingFields,
+} from './schemas.ts'
 export { organizationLocale } from './service.ts'
 export * from './store.ts'
 

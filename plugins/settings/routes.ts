@@ -1,6 +1,29 @@
 // Routes of the settings plugin.
+import { z } from 'zod'
 import { defineRoute, Reply } from '../../api/plugin.ts'
 import { buildSettings } from './service.ts'
+
+/** Guests get the address and locale; signed-in users the server's version and timeouts too. */
+const settingsResponse = z.object({
+  app: z.object({
+    url: z.string(),
+    locale: z.string(),
+    version: z.object({ number: z.string(), name: z.string() }).optional(),
+    debug: z.literal(0).optional(),
+    server_timezone: z.string().optional(),
+    session_timeout: z.number().optional(),
+  }),
+  passbolt: z.object({
+    legal: z.object({
+      privacy_policy: z.object({ url: z.string() }),
+      terms: z.object({ url: z.string() }),
+    }),
+    edition: z.string(),
+    plugins: z.record(z.string(), z.unknown()).meta({
+      description: 'Each enabled plugin’s flags, by plugin name (e.g. `jwtAuthentication`).',
+    }),
+  }),
+})
 
 export const routes = [
   defineRoute({
@@ -14,6 +37,7 @@ export const routes = [
     // Server settings; what a guest may see is chosen by the settings flags.
     permission: 'none',
     query: { contain: { header: {} } },
+    response: settingsResponse,
     handler: async ({ app, user, query, em }) => {
       const settings = await buildSettings(em, app, user)
       // Legacy clients ask for the bare object with contain[header]=0.

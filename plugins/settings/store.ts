@@ -10,7 +10,8 @@ import {
 } from './entities/OrganizationSetting.ts'
 
 const NAMESPACE = 'd5447ca1-950f-459d-8b20-86ddfdd0f922'
-const propertyId = (property: string) => uuidv5(property, NAMESPACE)
+/** A setting's `property_id`, the same for a property on every server. */
+export const propertyId = (property: string) => uuidv5(property, NAMESPACE)
 
 export const readOrganizationSetting = async <T>(
   em: EntityManager,

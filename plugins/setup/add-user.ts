@@ -59,12 +59,13 @@ export const addUserRoute = defineRoute({
   response: userResponse,
   message: messages.added,
   handler: async ({ body, user, em, app }) => {
-    let role: 'admin' | 'user' = 'user'
+    let role = 'user'
     if (body.role_id) {
       const found = await em.findOne(RoleSchema, { id: body.role_id })
       if (!found)
         throw badRequest(messages.validation, { role_id: { role_exists: messages.roleUnknown } })
-      if (found.name !== 'admin' && found.name !== 'user')
+      // Administrators give new users any role but guest, custom roles included.
+      if (found.name === 'guest')
         throw badRequest(messages.validation, {
           role_id: { isNotGuestRoleIdRule: messages.roleGuest },
         })
@@ -75,10 +76,10 @@ export const addUserRoute = defineRoute({
       firstName: body.profile.first_name,
       lastName: body.profile.last_name,
       role,
-      createdBy: user!.id,
+      createdBy: user.id,
     })
     return viewUser(em, app, {
-      user: user!,
+      user: user,
       id: created.id,
       contain: { profile: true, role: true, gpgkey: true, groups_users: true },
       filter: {},

@@ -2,6 +2,7 @@
 // activates the account; recovery of an active account against its stored key.
 import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql'
 import type { AppContext } from '../../api/app.ts'
+import { runInTransaction } from '../../api/db/transaction.ts'
 import { badRequest, HttpError } from '../../api/errors.ts'
 import { consumeToken, createToken, findActiveToken } from '../auth/index.ts'
 import {
@@ -15,6 +16,7 @@ import {
   type NewUser,
   serializeUser,
   UsernameTakenError,
+  userActivation,
 } from '../users/index.ts'
 import { checkPublicKey, type KeyFacts } from './key-rules.ts'
 import { messages } from './messages.ts'
@@ -22,29 +24,33 @@ import { messages } from './messages.ts'
 const setupUrl = (app: AppContext, kind: 'install' | 'recover', userId: string, token: string) =>
   `${app.config.appUrl}setup/${kind}/${userId}/${token}`
 
-/** Creates an inactive user and a setup token, and mails the setup link. */
-export const registerUser = async (em: EntityManager, app: AppContext, input: NewUser) => {
-  let user: Awaited<ReturnType<typeof createUser>>
-  try {
-    user = await createUser(em, input)
-  } catch (error) {
-    if (error instanceof UsernameTakenError)
-      throw badRequest('Could not validate user data.', {
-        username: { uniqueUsername: error.message },
-      })
-    throw error
-  }
-  const token = createToken(em, 'register', user.id)
-  await em.flush()
-  const url = setupUrl(app, 'install', user.id, token.token)
-  await app.mailer.send({
-    to: user.username,
-    notification: 'send_user_create',
-    subject: `Welcome to Keyward, ${input.firstName}`,
-    text: `An account was created for you on ${app.config.appUrl}.\n\nComplete your setup with the Keyward (passbolt) browser extension:\n${url}\n\nThis link works once and expires in 10 days.\n`,
+/**
+ * Creates an inactive user and a setup token, and mails the setup link, in one transaction (the
+ * caller's, when it has one): a user is never left without the invitation that sets it up.
+ */
+export const registerUser = (em: EntityManager, app: AppContext, input: NewUser) =>
+  runInTransaction(em, async (tx) => {
+    let user: Awaited<ReturnType<typeof createUser>>
+    try {
+      user = await createUser(tx, input)
+    } catch (error) {
+      if (error instanceof UsernameTakenError)
+        throw badRequest('Could not validate user data.', {
+          username: { uniqueUsername: error.message },
+        })
+      throw error
+    }
+    const token = createToken(tx, 'register', user.id)
+    await tx.flush()
+    const url = setupUrl(app, 'install', user.id, token.token)
+    await app.mailer.send(tx, {
+      to: user.username,
+      notification: 'send_user_create',
+      subject: `Welcome to Keyward, ${input.firstName}`,
+      text: `An account was created for you on ${app.config.appUrl}.\n\nComplete your setup with the Keyward (passbolt) browser extension:\n${url}\n\nThis link works once and expires in 10 days.\n`,
+    })
+    return { user, url }
   })
-  return { user, url }
-}
 
 type Flow = 'register' | 'recover'
 
@@ -117,7 +123,7 @@ export const completeSetup = (
   tokenValue: string,
   armoredKey: string,
 ) =>
-  em.transactional(async (tx) => {
+  runInTransaction(em, async (tx) => {
     const { bundle, token, key } = await openLinkWithKey(
       tx,
       'register',
@@ -140,6 +146,24 @@ export const completeSetup = (
     }
   })
 
+/**
+ * Lets every plugin follow a completed setup (the metadata plugin gives the new user the
+ * metadata keys the server holds). The setup is committed by then and stands: a plugin's
+ * failure is logged, not answered.
+ */
+export const followCompletedSetup = async (em: EntityManager, app: AppContext, userId: string) => {
+  for (const { activated } of userActivation.of(app.plugins)) {
+    try {
+      await runInTransaction(em, (tx) => activated({ em: tx, userId }, app))
+    } catch (error) {
+      app.logger.error(
+        { userId, reason: (error as Error).message },
+        'a plugin could not follow a completed setup',
+      )
+    }
+  }
+}
+
 /** Starts a recovery: mails a recovery link to an active user. Unknown addresses learn nothing. */
 export const requestRecovery = async (em: EntityManager, app: AppContext, username: string) => {
   const user = await findUserByUsername(em, username)
@@ -147,13 +171,16 @@ export const requestRecovery = async (em: EntityManager, app: AppContext, userna
     app.logger.info('recovery asked for an unknown or inactive account')
     return
   }
-  const token = createToken(em, 'recover', user.id)
-  await em.flush()
-  await app.mailer.send({
-    to: user.username,
-    notification: 'send_user_recover',
-    subject: 'Your Keyward account recovery',
-    text: `Someone asked to recover your account on ${app.config.appUrl}. If it was you, open:\n${setupUrl(app, 'recover', user.id, token.token)}\n\nIf not, ignore this message.\n`,
+  // The link and its mail together: a token nobody was told of is no use.
+  await runInTransaction(em, async (tx) => {
+    const token = createToken(tx, 'recover', user.id)
+    await tx.flush()
+    await app.mailer.send(tx, {
+      to: user.username,
+      notification: 'send_user_recover',
+      subject: 'Your Keyward account recovery',
+      text: `Someone asked to recover your account on ${app.config.appUrl}. If it was you, open:\n${setupUrl(app, 'recover', user.id, token.token)}\n\nIf not, ignore this message.\n`,
+    })
   })
 }
 
@@ -163,7 +190,7 @@ export const completeRecovery = (
   tokenValue: string,
   armoredKey: string,
 ) =>
-  em.transactional(async (tx) => {
+  runInTransaction(em, async (tx) => {
     const { bundle, token, key } = await openLinkWithKey(
       tx,
       'recover',
@@ -177,7 +204,7 @@ export const completeRecovery = (
   })
 
 export const abortRecovery = (em: EntityManager, userId: string, tokenValue: string) =>
-  em.transactional(async (tx) => {
+  runInTransaction(em, async (tx) => {
     const { token } = await openLink(tx, 'recover', userId, tokenValue)
     if (!(await consumeToken(tx, token))) throw badRequest(messages.tokenExpired)
   })

@@ -5,6 +5,6 @@ import { routes } from './routes.ts'
 
 export default definePlugin({
   name: 'share',
-  dependsOn: ['users', 'permissions', 'secrets', 'resources'],
+  dependsOn: ['roles', 'users', 'permissions', 'secrets', 'resources'],
   routes,
 })

@@ -6,4 +6,8 @@ export const messages = {
   secretsProvided: 'The secrets of all the users having access to the resource are required.',
   accessDenied: 'Access denied.',
   invalidId: 'The resource identifier should be a valid UUID.',
+  secretUserUuid: 'The user identifier should be a valid UUID.',
+  secretUserRequired: 'A user identifier is required.',
+  secretRequired: 'A message is required.',
+  secretEmpty: 'The message should not be empty.',
 }

@@ -1,8 +1,16 @@
 // Routes of the share plugin: share a resource, simulate it, find users and groups to share with.
 import { z } from 'zod'
 import { defineRoute } from '../../api/plugin.ts'
-import { canAccess, OWNER } from '../permissions/index.ts'
+import { noBody } from '../../api/response-schemas.ts'
+import {
+  canAccess,
+  embeddedGroupJson,
+  OWNER,
+  shareSimulationResponse,
+} from '../permissions/index.ts'
+import { userResponse } from '../users/index.ts'
 import { messages } from './messages.ts'
+import { shareBody, simulateBody } from './schemas.ts'
 import { searchAros } from './search.ts'
 import { shareResource, simulateShare } from './service.ts'
 
@@ -18,8 +26,6 @@ const ownerOf = (lock: boolean) =>
     ...(lock ? { lock: 'resources' } : {}),
   })
 
-const changes = z.array(z.unknown()).max(10_000)
-
 export const routes = [
   ...(['PUT', 'POST'] as const).map((method) =>
     defineRoute({
@@ -32,13 +38,12 @@ export const routes = [
       auth: 'user',
       permission: ownerOf(true),
       params: idParams,
-      body: z.object({
-        permissions: changes.optional(),
-        secrets: z.array(z.unknown()).max(100_000).optional(),
-      }),
+      body: shareBody,
+      validationMessage: messages.validation,
       transaction: true,
+      response: noBody,
       handler: async ({ em, params, body, user, app }) => {
-        await shareResource(em, app, params.id, body, user!.id)
+        await shareResource(em, app, params.id, body, user.id)
         return null
       },
     }),
@@ -53,9 +58,11 @@ export const routes = [
     auth: 'user',
     permission: ownerOf(false),
     params: idParams,
-    body: z.object({ permissions: changes.optional() }),
+    body: simulateBody,
+    validationMessage: messages.validation,
+    response: shareSimulationResponse,
     handler: ({ em, params, body, user }) =>
-      simulateShare(em, params.id, body.permissions, user!.id),
+      simulateShare(em, params.id, body.permissions, user.id),
   }),
   defineRoute({
     method: 'GET',
@@ -71,6 +78,7 @@ export const routes = [
       contain: { groups_users: {}, gpgkey: {}, role: {} },
       filter: { search: 'search' },
     },
+    response: z.array(z.union([userResponse, embeddedGroupJson])),
     handler: ({ em, query, app }) => {
       // As passbolt: once any accepted contain is given, the others are off.
       const asked = Object.keys(query.contain).length > 0

@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql'
 import { formatTimestamp } from '../../api/envelope.ts'
 import { selectRows } from '../../api/orm.ts'
 import { GROUP_COLUMNS, type GroupRow, groupJson } from '../permissions/index.ts'
+import { roleSummaries } from '../roles/index.ts'
 import { attachGroupsUsers, embeddedUsers, gpgkeysOfUsers } from '../users/index.ts'
 
 const LIMIT = 25
@@ -18,12 +19,13 @@ export interface SearchOptions {
 
 export const searchAros = async (em: EntityManager, options: SearchOptions) => {
   const pattern = options.keyword ? `%${escapeLike(options.keyword)}%` : undefined
+  const roles = await roleSummaries(em)
+  const guests = roles.filter((role) => role.name === 'guest').map((role) => role.id)
   const userRows = await selectRows<{ id: string }>(em, (knex) => {
     const query = knex('users')
-      .join('roles', 'roles.id', 'users.role_id')
       .leftJoin('profiles', 'profiles.user_id', 'users.id')
       .where({ 'users.active': true, 'users.deleted': false })
-      .whereNot('roles.name', 'guest')
+      .whereNotIn('users.role_id', guests)
       .orderByRaw('lower(users.username)')
       .limit(LIMIT)
       .select('users.id')
@@ -37,18 +39,18 @@ export const searchAros = async (em: EntityManager, options: SearchOptions) => {
     return query
   })
   const groups = await selectRows<GroupRow>(em, (knex) => {
-    const query = knex('groups')
-      .where('groups.deleted', false)
-      .orderByRaw('lower(groups.name)')
+    const query = knex('group_records')
+      .where('group_records.deleted', false)
+      .orderByRaw('lower(group_records.name)')
       .limit(LIMIT)
       .select(GROUP_COLUMNS)
       .select(
-        knex('groups_users')
+        knex('group_members')
           .count('*')
-          .where('groups_users.group_id', knex.ref('groups.id'))
+          .where('group_members.group_id', knex.ref('group_records.id'))
           .as('user_count'),
       )
-    if (pattern) query.whereILike('groups.name', pattern)
+    if (pattern) query.whereILike('group_records.name', pattern)
     return query
   })
   const users = await embeddedUsers(
@@ -62,13 +64,6 @@ export const searchAros = async (em: EntityManager, options: SearchOptions) => {
     .map((user) => ({ ...user }) as Record<string, unknown> & { id: string; role_id: string })
   if (options.contain.groups_users) await attachGroupsUsers(userAros, em)
   if (options.contain.role) {
-    const roles = await selectRows<{
-      id: string
-      name: string
-      description: string
-      created: string
-      modified: string
-    }>(em, (knex) => knex('roles').select('id', 'name', 'description', 'created', 'modified'))
     const byId = new Map(roles.map((role) => [role.id, role]))
     for (const user of userAros) {
       const role = byId.get(user.role_id)

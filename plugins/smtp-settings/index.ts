@@ -5,7 +5,12 @@ import { definePlugin } from '../../api/plugin.ts'
 import { routes } from './routes.ts'
 import { initSmtpState, savedSmtpServer, smtpHealthcheck } from './service.ts'
 
-export { readSavedSmtpSettings } from './store.ts'
+export { smtpSettingsBody } from './schemas.ts'
+export {
+  normalizeSettings as normalizeSmtpSettings,
+  readSavedSmtpSettings,
+  sealSmtpSettings,
+} from './store.ts'
 
 export default definePlugin({
   name: 'smtp-settings',

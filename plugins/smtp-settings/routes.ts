@@ -4,7 +4,12 @@ import { HttpError } from '../../api/errors.ts'
 import { defineRoute, Reply } from '../../api/plugin.ts'
 import { messages } from './messages.ts'
 import { OauthTokenError } from './oauth.ts'
-import { smtpSettingsBody, smtpTestBody } from './schemas.ts'
+import {
+  smtpSettingsBody,
+  smtpSettingsResponse,
+  smtpTestBody,
+  smtpTestResponse,
+} from './schemas.ts'
 import { forgetSavedSmtpSettings, smtpServerOf, smtpSettingsAnswer } from './service.ts'
 import { normalizeSettings, writeSmtpSettings } from './store.ts'
 import { sendTestMail } from './test-mail.ts'
@@ -20,7 +25,8 @@ export const routes = [
     auth: 'admin',
     // Organisation settings are for administrators, which `auth` already requires.
     permission: 'none',
-    handler: ({ em, app, user }) => smtpSettingsAnswer(em, app, user!.username),
+    response: smtpSettingsResponse,
+    handler: ({ em, app, user }) => smtpSettingsAnswer(em, app, user.username),
   }),
   ...(['POST', 'PUT'] as const).map((method) =>
     defineRoute({
@@ -35,10 +41,11 @@ export const routes = [
       permission: 'none',
       body: smtpSettingsBody,
       transaction: true,
+      response: smtpSettingsResponse,
       handler: async ({ em, app, user, body }) => {
-        await writeSmtpSettings(em, app, normalizeSettings(body), user!.id)
+        await writeSmtpSettings(em, app, normalizeSettings(body), user.id)
         forgetSavedSmtpSettings(app)
-        return smtpSettingsAnswer(em, app, user!.username)
+        return smtpSettingsAnswer(em, app, user.username)
       },
     }),
   ),
@@ -53,6 +60,7 @@ export const routes = [
     // Sending through arbitrary settings is for administrators, which `auth` already requires.
     permission: 'none',
     body: smtpTestBody,
+    response: smtpTestResponse,
     handler: async ({ app, body }) => {
       const settings = normalizeSettings(body)
       let server: Awaited<ReturnType<typeof smtpServerOf>>

@@ -2,6 +2,7 @@
 // booleans and numbers may come as strings, empty credentials mean none, and the OAuth2 fields
 // (Microsoft 365 client credentials) come together or not at all.
 import { z } from 'zod'
+import { organizationSettingResponse } from '../settings/index.ts'
 import { messages } from './messages.ts'
 
 const HOSTNAME =
@@ -84,3 +85,36 @@ export const smtpTestBody = z
   .superRefine(requireOauthFields)
 
 export type SmtpSettingsInput = z.output<typeof smtpSettingsBody>
+
+const nullableText = z.string().nullable()
+
+/**
+ * The settings in force: saved ones (`source: db`, with their row) or the configuration's
+ * (`source: env`). Administrators only: the password and the OAuth2 secret are shown to them as
+ * passbolt shows them, to edit.
+ */
+export const smtpSettingsResponse = organizationSettingResponse({
+  source: z.enum(['db', 'env']),
+  sender_name: z.string(),
+  sender_email: z.string(),
+  host: z.string(),
+  port: z.number().int(),
+  tls: z.boolean(),
+  client: nullableText,
+  username: nullableText,
+  password: nullableText,
+  tenant_id: nullableText,
+  client_id: nullableText,
+  client_secret: nullableText,
+  oauth_username: nullableText,
+})
+
+/** The SMTP conversation of a test mail, credentials masked. */
+export const smtpTestResponse = z.object({
+  debug: z.array(
+    z.object({
+      cmd: z.string().nullable(),
+      response: z.array(z.object({ code: z.number(), message: z.string() })),
+    }),
+  ),
+})

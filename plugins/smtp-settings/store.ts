@@ -44,11 +44,15 @@ export const normalizeSettings = (input: SmtpSettingsInput): StoredSmtpSettings 
   }
 }
 
-const encrypt = async (app: AppContext, settings: StoredSmtpSettings) =>
+/** The stored value: the settings encrypted to the server key and signed by it. */
+export const sealSmtpSettings = async (
+  key: { publicKey: openpgp.Key; privateKey: openpgp.PrivateKey },
+  settings: StoredSmtpSettings,
+) =>
   (await openpgp.encrypt({
     message: await openpgp.createMessage({ text: JSON.stringify(settings) }),
-    encryptionKeys: app.serverKey.publicKey,
-    signingKeys: app.serverKey.privateKey,
+    encryptionKeys: key.publicKey,
+    signingKeys: key.privateKey,
   })) as string
 
 const decrypt = async (app: AppContext, armored: string): Promise<StoredSmtpSettings> => {
@@ -88,4 +92,4 @@ export const writeSmtpSettings = async (
   app: AppContext,
   settings: StoredSmtpSettings,
   userId: string,
-) => writeOrganizationSetting(em, PROPERTY, await encrypt(app, settings), userId)
+) => writeOrganizationSetting(em, PROPERTY, await sealSmtpSettings(app.serverKey, settings), userId)

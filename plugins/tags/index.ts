@@ -1,9 +1,13 @@
 // Tags: labels on resources, personal to each user or shared (`#name`) with everyone who can
 // read the resource. passbolt's Tags plugin (Pro), answered as its v4 form.
 import { definePlugin } from '../../api/plugin.ts'
+import { userDeletion } from '../users/index.ts'
 import { ResourceTagSchema } from './entities/ResourceTag.ts'
 import { TagSchema } from './entities/Tag.ts'
 import { routes } from './routes.ts'
+
+export { tagResponse } from './schemas.ts'
+
 import {
   deleteTagsOfUser,
   forgetTagsOfLostPairs,
@@ -16,13 +20,14 @@ export {
   forgetUnreadableTagsOf,
   type TagJson,
   tagsOfResources,
+  tagsOfResourcesDocuments,
 } from './service.ts'
 export { resourcesTagged, tagContain } from './taggable.ts'
 export { ResourceTagSchema, TagSchema }
 
 export default definePlugin({
   name: 'tags',
-  dependsOn: ['permissions', 'settings'],
+  dependsOn: ['permissions', 'settings', 'users'],
   entities: [TagSchema, ResourceTagSchema],
   routes,
   settings: () => ({ user: { tags: { enabled: true, version: '1.0.1' } } }),
@@ -35,13 +40,15 @@ export default definePlugin({
         .flatMap((change) => change.lost.map((userId) => ({ resourceId: change.id, userId }))),
     )
   },
-  deletion: {
-    // Runs after the resources' cleanup (which removed the subject's permissions): a deleted
-    // user's personal tags go, and so do those of a deleted group's members on the resources
-    // they reached only through it.
-    cleanup: async (em, subject) => {
-      if (subject.kind === 'User') await deleteTagsOfUser(em, subject.id)
-      else await forgetUnreadableTagsOfMembers(em, subject.id)
-    },
-  },
+  extensions: [
+    userDeletion.provide({
+      // Runs after the resources' cleanup (which removed the subject's permissions): a deleted
+      // user's personal tags go, and so do those of a deleted group's members on the resources
+      // they reached only through it.
+      cleanup: async (em, subject) => {
+        if (subject.kind === 'User') await deleteTagsOfUser(em, subject.id)
+        else await forgetUnreadableTagsOfMembers(em, subject.id)
+      },
+    }),
+  ],
 })

@@ -3,10 +3,18 @@
 import { z } from 'zod'
 import { badRequest } from '../../api/errors.ts'
 import { defineRoute } from '../../api/plugin.ts'
+import { noBody } from '../../api/response-schemas.ts'
 import { canAccess, OWNER, READ } from '../permissions/index.ts'
 import { messages } from './messages.ts'
 import { personalTagOfCaller } from './policies.ts'
-import { isEncrypted, isSharedSlug, readRequestedTags, renameBody, replaceBody } from './schemas.ts'
+import {
+  isEncrypted,
+  isSharedSlug,
+  readRequestedTags,
+  renameBody,
+  replaceBody,
+  tagResponse,
+} from './schemas.ts'
 import {
   assertTagFormatAllowed,
   deletePersonalTag,
@@ -28,7 +36,8 @@ export const routes = [
     auth: 'user',
     // The query joins what the caller may read: no other tag is ever loaded.
     permission: 'none',
-    handler: ({ em, user }) => listTags(em, user!.id),
+    response: z.array(tagResponse),
+    handler: ({ em, user }) => listTags(em, user.id),
   }),
   defineRoute({
     method: 'POST',
@@ -51,12 +60,13 @@ export const routes = [
     body: replaceBody,
     validationMessage: messages.requestValidation,
     transaction: true,
+    response: z.array(tagResponse),
     handler: async ({ em, params, user, body, granted }) => {
       const requested = readRequestedTags(body)
       if (requested.encrypted || requested.slugs.length || requested.ids.length)
         await assertTagFormatAllowed(em, requested.encrypted)
       return replaceResourceTags(em, {
-        userId: user!.id,
+        userId: user.id,
         resourceId: params.id,
         owner: granted.permission === OWNER,
         requested,
@@ -77,13 +87,14 @@ export const routes = [
     validationMessage: messages.tagValidation,
     transaction: true,
     message: messages.updated,
+    response: tagResponse,
     handler: async ({ em, user, body, granted }) => {
       if (isEncrypted(body)) await assertTagFormatAllowed(em, true)
       if (body.slug === undefined)
         throw badRequest(messages.tagValidation, { slug: { _required: messages.tagRequired } })
       if (isSharedSlug(body.slug)) throw badRequest(messages.personalToShared)
       await assertTagFormatAllowed(em, false)
-      return renamePersonalTag(em, user!.id, granted.tag, body.slug)
+      return renamePersonalTag(em, user.id, granted.tag, body.slug)
     },
   }),
   defineRoute({
@@ -98,8 +109,9 @@ export const routes = [
     params: tagParams,
     transaction: true,
     message: messages.deleted,
+    response: noBody,
     handler: async ({ em, user, granted }) => {
-      await deletePersonalTag(em, user!.id, granted.tag.id)
+      await deletePersonalTag(em, user.id, granted.tag.id)
       return null
     },
   }),

@@ -4,7 +4,7 @@
 import { z } from 'zod'
 import { badRequest } from '../../api/errors.ts'
 import { isUuid } from '../../api/uuid.ts'
-import { ErrorTree, isWellFormedText } from '../../api/validation.ts'
+import { checkedLater, ErrorTree, isWellFormedText } from '../../api/validation.ts'
 import { messages } from './messages.ts'
 
 /** A client may send at most this many tags for one resource. */
@@ -31,16 +31,35 @@ const slugSchema = z
       context.addIssue({ code: 'custom', message: problem[1], params: { rule: problem[0] } })
   })
 
+const slugText = z.string().min(1).max(128)
+
+/** A v5 tag: its slug encrypted for the metadata key. The server refuses them for now. */
+const encryptedTag = {
+  metadata: z.string().nullable().optional(),
+  metadata_key_id: z.string().meta({ format: 'uuid' }).nullable().optional(),
+  metadata_key_type: z.enum(['user_key', 'shared_key']).nullable().optional(),
+}
+
+/** One requested tag: a slug, an existing tag by id, a slug in an object, or a v5 tag. */
+const requestedTag = checkedLater(
+  z.union([
+    slugText.describe('A slug; `#name` for a shared tag.'),
+    z.object({ id: z.string().meta({ format: 'uuid' }) }).describe('A tag the caller sees.'),
+    z.object({ slug: slugText, is_shared: z.boolean().optional() }),
+    z.object(encryptedTag),
+  ]),
+)
+
 export const replaceBody = z.looseObject({
   tags: z
-    .array(z.unknown(), { error: 'The tags should be a list.' })
+    .array(requestedTag, { error: 'The tags should be a list.' })
     .max(MAX_TAGS, { error: messages.tooMany })
     .optional()
     .describe(
       'The tags the caller wants on the resource: slugs (`#name` for a shared tag), or `{"id": …}` for a tag they see.',
     ),
   // passbolt's v1 clients wrote `Tags`.
-  Tags: z.array(z.unknown()).max(MAX_TAGS, { error: messages.tooMany }).optional(),
+  Tags: z.array(requestedTag).max(MAX_TAGS, { error: messages.tooMany }).optional(),
 })
 
 export type ReplaceBody = z.output<typeof replaceBody>
@@ -48,7 +67,10 @@ export type ReplaceBody = z.output<typeof replaceBody>
 export const renameBody = z.looseObject({
   slug: slugSchema.optional(),
   is_shared: z.boolean().nullable().optional(),
-  metadata: z.unknown().optional(),
+  // Any value here is a v5 tag, which the route refuses with passbolt's message.
+  metadata: checkedLater(encryptedTag.metadata).optional(),
+  metadata_key_id: checkedLater(encryptedTag.metadata_key_id).optional(),
+  metadata_key_type: checkedLater(encryptedTag.metadata_key_type).optional(),
 })
 
 export type RenameBody = z.output<typeof renameBody>
@@ -96,3 +118,10 @@ export const readRequestedTags = (body: ReplaceBody): RequestedTags => {
   if (!slugs.empty) throw badRequest(messages.tagsValidation, slugs.tree)
   return requested
 }
+
+/** A tag as the API answers it, alone or on a resource (`contain[tag]`). */
+export const tagResponse = z.object({
+  id: z.string().meta({ format: 'uuid' }),
+  slug: z.string(),
+  is_shared: z.boolean(),
+})

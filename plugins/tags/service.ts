@@ -46,13 +46,13 @@ const tagsSeenBy = (em: EntityManager, userId: string, ids?: readonly string[]) 
     const query = knex('tags')
       .distinct(COLUMNS)
       .join('resources_tags', 'resources_tags.tag_id', 'tags.id')
-      .join('resources', 'resources.id', 'resources_tags.resource_id')
+      .join('resource_records', 'resource_records.id', 'resources_tags.resource_id')
       .join(
         readableBy(knex, userId, 'Resource').as('access'),
         'access.aco_foreign_key',
-        'resources.id',
+        'resource_records.id',
       )
-      .where('resources.deleted', false)
+      .where('resource_records.deleted', false)
       .whereNotNull('tags.slug')
       .where(seenBy(userId))
       .orderBy([{ column: 'tags.slug' }, { column: 'tags.id' }])
@@ -64,6 +64,24 @@ const tagsSeenBy = (em: EntityManager, userId: string, ids?: readonly string[]) 
 export const listTags = async (em: EntityManager, userId: string) =>
   (await tagsSeenBy(em, userId)).map(tagJson)
 
+/**
+ * `(resource_id, tags)`: the tags the user sees on each resource `ids` selects, one JSON list a
+ * resource, written by PostgreSQL (resources without tags have no row).
+ */
+export const tagsOfResourcesDocuments = (knex: Knex, userId: string, ids: Knex.QueryBuilder) =>
+  knex('resources_tags')
+    .join('tags', 'tags.id', 'resources_tags.tag_id')
+    .whereIn('resources_tags.resource_id', ids)
+    .where(seenBy(userId))
+    .whereNotNull('tags.slug')
+    .groupBy('resources_tags.resource_id')
+    .select(
+      'resources_tags.resource_id',
+      knex.raw(
+        "json_agg(json_build_object('id', tags.id, 'slug', tags.slug, 'is_shared', tags.is_shared) order by tags.slug, tags.id) as tags",
+      ),
+    )
+
 /** The tags the user sees on each of these resources (one query), by resource id. */
 export const tagsOfResources = async (
   em: EntityManager,
@@ -73,18 +91,11 @@ export const tagsOfResources = async (
   if (resourceIds.length === 0) return new Map()
   // One row a resource, its tags built by PostgreSQL: far fewer rows for the driver to read.
   const rows = await selectRows<{ resource_id: string; tags: TagJson[] | string }>(em, (knex) =>
-    knex('resources_tags')
-      .join('tags', 'tags.id', 'resources_tags.tag_id')
-      .whereRaw('resources_tags.resource_id = any(?::uuid[])', [idArray(resourceIds)])
-      .where(seenBy(userId))
-      .whereNotNull('tags.slug')
-      .groupBy('resources_tags.resource_id')
-      .select(
-        'resources_tags.resource_id',
-        knex.raw(
-          "json_agg(json_build_object('id', tags.id, 'slug', tags.slug, 'is_shared', tags.is_shared) order by tags.slug, tags.id) as tags",
-        ),
-      ),
+    tagsOfResourcesDocuments(
+      knex,
+      userId,
+      knex.select(knex.raw('unnest(?::uuid[])', [idArray(resourceIds)])),
+    ),
   )
   return new Map(
     rows.map((row) => {
@@ -358,8 +369,8 @@ export const forgetTagsOfLostPairs = async (
           .whereRaw('permissions.aco_foreign_key = resources_tags.resource_id')
           .whereRaw(
             `(permissions.aro_foreign_key = resources_tags.user_id
-              or permissions.aro_foreign_key in (select gu.group_id from groups_users gu
-                join groups g on g.id = gu.group_id and not g.deleted
+              or permissions.aro_foreign_key in (select gu.group_id from group_members gu
+                join group_records g on g.id = gu.group_id and not g.deleted
                 where gu.user_id = resources_tags.user_id))`,
           ),
       ),
@@ -382,7 +393,7 @@ export const forgetUnreadableTagsOf = (em: EntityManager, userId: string) =>
 /** Removes the personal tags a group's members put on resources they no longer read. */
 export const forgetUnreadableTagsOfMembers = async (em: EntityManager, groupId: string) => {
   const members = await selectRows<{ user_id: string }>(em, (knex) =>
-    knex('groups_users').where('group_id', groupId).select('user_id'),
+    knex('group_members').where('group_id', groupId).select('user_id'),
   )
   for (const { user_id } of members) await forgetUnreadableTagsOf(em, user_id)
 }

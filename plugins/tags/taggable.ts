@@ -1,17 +1,18 @@
 // What the tags plugin lends the resources plugin: `contain[tag]` (the tags the caller sees on
 // each resource of a page, one query for the page) and the `has-tag` filter.
 import type { Knex } from '@mikro-orm/postgresql'
-import type { ContainContext, ContainSpec } from '../../api/plugin.ts'
+import { type ContainContext, type ContainSpec, callerOf } from '../../api/plugin.ts'
 import { isWellFormedText } from '../../api/validation.ts'
 import { isSharedSlug } from './schemas.ts'
 import { type TagJson, tagsOfResources } from './service.ts'
 
 /** `contain[tag]`: each resource gets `tags`, the caller's personal tags and the shared ones. */
 export const tagContain: ContainSpec = {
-  load: async (rows: { id: string; tags?: TagJson[] }[], { em, user }: ContainContext) => {
+  plugin: 'tags',
+  load: async (rows: { id: string; tags?: TagJson[] }[], context: ContainContext) => {
     const tags = await tagsOfResources(
-      em,
-      user!.id,
+      context.em,
+      callerOf(context).id,
       rows.map((row) => row.id),
     )
     for (const row of rows) row.tags = tags.get(row.id) ?? []

@@ -3,6 +3,7 @@ import { definePlugin } from '../../api/plugin.ts'
 import { routes } from './routes.ts'
 import { readUserPassphrasePolicies } from './service.ts'
 
+export { policies as userPassphrasePoliciesBody } from './routes.ts'
 export { readUserPassphrasePolicies } from './service.ts'
 
 export default definePlugin({

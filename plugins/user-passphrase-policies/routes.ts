@@ -2,10 +2,17 @@
 // protects each user's private key, read by every user, set by administrators.
 import { z } from 'zod'
 import { defineRoute } from '../../api/plugin.ts'
+import { organizationSettingResponse } from '../settings/index.ts'
 import { readUserPassphrasePolicies, writeUserPassphrasePolicies } from './service.ts'
 
-const policies = z.object({
+export const policies = z.object({
   entropy_minimum: z.int().min(50).max(224),
+  external_dictionary_check: z.boolean(),
+})
+
+/** The policy in force, with its row once an administrator saved one. */
+const policiesResponse = organizationSettingResponse({
+  entropy_minimum: z.number(),
   external_dictionary_check: z.boolean(),
 })
 
@@ -20,6 +27,7 @@ export const routes = [
     auth: 'user',
     // Every user's client applies the policy when the passphrase changes.
     permission: 'none',
+    response: policiesResponse,
     handler: ({ em }) => readUserPassphrasePolicies(em),
   }),
   ...(['POST', 'PUT'] as const).map((method) =>
@@ -34,8 +42,9 @@ export const routes = [
       // Organisation settings are for administrators, which `auth` already requires.
       permission: 'none',
       body: policies,
+      response: policiesResponse,
       handler: async ({ em, user, body }) => {
-        await writeUserPassphrasePolicies(em, body, user!.id)
+        await writeUserPassphrasePolicies(em, body, user.id)
         return readUserPassphrasePolicies(em)
       },
     }),

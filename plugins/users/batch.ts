@@ -1,11 +1,12 @@
 // Users as other plugins embed them (a resource's creator, a permission's user): many at once,
 // one query, built straight from the rows.
-import type { EntityManager } from '@mikro-orm/postgresql'
+import type { EntityManager, Knex } from '@mikro-orm/postgresql'
 import { formatTimestamp } from '../../api/envelope.ts'
 import { selectRows } from '../../api/orm.ts'
 import type { ContainContext, ContainSpec } from '../../api/plugin.ts'
 import { type AvatarColumns, avatarJson, joinAvatar } from '../avatars/index.ts'
 import { GPGKEY_COLUMNS, type GpgkeyRow, gpgkeyJson } from './gpgkey-json.ts'
+import { userObject } from './user-document.ts'
 
 interface Row extends Partial<AvatarColumns> {
   id: string
@@ -17,11 +18,11 @@ interface Row extends Partial<AvatarColumns> {
   created: string
   modified: string
   last_logged_in: string | null
-  p_id: string | null
-  p_first_name: string | null
-  p_last_name: string | null
-  p_created: string | null
-  p_modified: string | null
+  profile_id: string | null
+  profile_first_name: string | null
+  profile_last_name: string | null
+  profile_created: string | null
+  profile_modified: string | null
 }
 
 export interface EmbeddedUser {
@@ -45,6 +46,31 @@ export interface EmbeddedUser {
   } | null
 }
 
+/**
+ * The columns of an embedded user, with their profile's (`profile_*`) and avatar when asked: the
+ * one query both the object path (`embeddedUsers`) and PostgreSQL's JSON path select from.
+ */
+const embeddedUserRows = (knex: Knex, profile: boolean) => {
+  const query = knex('users').select(
+    'users.id',
+    'users.role_id',
+    'users.username',
+    'users.active',
+    'users.deleted',
+    'users.disabled',
+    'users.created',
+    'users.modified',
+    'users.last_logged_in',
+  )
+  if (profile)
+    joinAvatar(query.leftJoin('profiles', 'profiles.user_id', 'users.id')).select(
+      ['id', 'first_name', 'last_name', 'created', 'modified'].map(
+        (column) => `profiles.${column} as profile_${column}`,
+      ),
+    )
+  return query
+}
+
 /** The users with these ids (deleted ones included: history still names them), by id. */
 export const embeddedUsers = async (
   em: EntityManager,
@@ -53,30 +79,9 @@ export const embeddedUsers = async (
 ): Promise<Map<string, EmbeddedUser>> => {
   const wanted = [...new Set(ids)]
   if (wanted.length === 0) return new Map()
-  const rows = await selectRows<Row>(em, (knex) => {
-    const query = knex('users')
-      .whereIn('users.id', wanted)
-      .select(
-        'users.id',
-        'users.role_id',
-        'users.username',
-        'users.active',
-        'users.deleted',
-        'users.disabled',
-        'users.created',
-        'users.modified',
-        'users.last_logged_in',
-      )
-    if (options.profile)
-      joinAvatar(query.leftJoin('profiles', 'profiles.user_id', 'users.id')).select(
-        'profiles.id as p_id',
-        'profiles.first_name as p_first_name',
-        'profiles.last_name as p_last_name',
-        'profiles.created as p_created',
-        'profiles.modified as p_modified',
-      )
-    return query
-  })
+  const rows = await selectRows<Row>(em, (knex) =>
+    embeddedUserRows(knex, options.profile).whereIn('users.id', wanted),
+  )
   return new Map(
     rows.map((row) => {
       const user: EmbeddedUser = {
@@ -91,20 +96,41 @@ export const embeddedUsers = async (
         last_logged_in: formatTimestamp(row.last_logged_in),
       }
       if (options.profile)
-        user.profile = row.p_id
+        user.profile = row.profile_id
           ? {
-              id: row.p_id,
+              id: row.profile_id,
               user_id: row.id,
-              first_name: row.p_first_name!,
-              last_name: row.p_last_name!,
-              created: formatTimestamp(row.p_created),
-              modified: formatTimestamp(row.p_modified),
+              first_name: row.profile_first_name!,
+              last_name: row.profile_last_name!,
+              created: formatTimestamp(row.profile_created),
+              modified: formatTimestamp(row.profile_modified),
               avatar: avatarJson(options.appUrl, row),
             }
           : null
       return [row.id, user]
     }),
   )
+}
+
+/**
+ * `(id, document)` of the users `ids` selects, each written as JSON by PostgreSQL in the shape
+ * `embeddedUsers` gives (deleted users included): for lists whose rows PostgreSQL writes whole.
+ * Each user is written once, however many rows embed them.
+ */
+export const embeddedUserDocuments = (
+  knex: Knex,
+  ids: Knex.QueryBuilder,
+  options: { profile: boolean; appUrl: string },
+) => {
+  const users = embeddedUserRows(knex, options.profile).whereIn('users.id', ids)
+  return knex
+    .from(users.as('embedded'))
+    .select(
+      'embedded.id',
+      knex.raw('? as document', [
+        userObject(knex, { profile: options.profile }, options.appUrl, 'embedded'),
+      ]),
+    )
 }
 
 /** The live key of each of these users, by user id, as the API answers keys. */

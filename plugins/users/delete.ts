@@ -5,17 +5,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { AppContext } from '../../api/app.ts'
 import type { AuthUser } from '../../api/auth/user.ts'
+import { lockRows } from '../../api/db/transaction.ts'
+import { badRequest, HttpError } from '../../api/errors.ts'
+import { executeStatement, selectRows } from '../../api/orm.ts'
+import { keepAnAdministrator } from './admins.ts'
 import {
   cleanUpDeletion,
   type DeletionBlockers,
+  type DeletionTransfer,
   deletionBlockers,
   hasBlockers,
   transferOnDeletion,
-} from '../../api/deletion.ts'
-import { badRequest, HttpError } from '../../api/errors.ts'
-import { executeStatement, selectRows } from '../../api/orm.ts'
-import type { DeletionTransfer } from '../../api/plugin.ts'
-import { keepAnAdministrator } from './admins.ts'
+} from './extensions.ts'
 import { messages } from './messages.ts'
 
 interface Target {
@@ -28,12 +29,12 @@ interface Target {
 /** The user to delete, locked; 400 for the caller themselves, 404 when gone. */
 const findTarget = async (em: EntityManager, caller: AuthUser, id: string) => {
   if (id === caller.id) throw badRequest(messages.deleteSelf)
+  await lockRows(em, 'users', [id])
   const [target] = await selectRows<Target>(em, (knex) =>
     knex('users')
       .join('roles', 'roles.id', 'users.role_id')
       .where({ 'users.id': id, 'users.deleted': false })
-      .select('users.id', 'roles.name as role', 'users.active', 'users.disabled')
-      .forUpdate('users'),
+      .select('users.id', 'roles.name as role', 'users.active', 'users.disabled'),
   )
   if (!target) throw new HttpError(404, messages.deleteNotFound)
   return target

@@ -15,6 +15,7 @@ import type { Pagination } from '../../api/envelope.ts'
 import { selectRows } from '../../api/orm.ts'
 import type { ParsedQuery } from '../../api/query.ts'
 import { joinAvatar } from '../avatars/index.ts'
+import { userDirectory } from './extensions.ts'
 import { isoDate, userDocument } from './user-document.ts'
 
 /** Sortable `Model.field` names (the first is the default order) and their columns. */
@@ -49,18 +50,18 @@ const TOTAL = '__total'
 
 /** Memberships of live groups of the page's users, one JSON list per user, aggregated once. */
 const membershipsOfPage = (knex: Knex) =>
-  knex('groups_users')
-    .join('groups', 'groups.id', 'groups_users.group_id')
-    .where('groups.deleted', false)
-    .whereIn('groups_users.user_id', knex('page').select('id'))
-    .groupBy('groups_users.user_id')
+  knex('group_members')
+    .join('group_records', 'group_records.id', 'group_members.group_id')
+    .where('group_records.deleted', false)
+    .whereIn('group_members.user_id', knex('page').select('id'))
+    .groupBy('group_members.user_id')
     .select(
-      'groups_users.user_id',
+      'group_members.user_id',
       knex.raw(
-        `json_agg(json_build_object('id', groups_users.id, 'group_id', groups_users.group_id,
-          'user_id', groups_users.user_id, 'is_admin', groups_users.is_admin, 'created', ?)
-          order by groups_users.created, groups_users.id) as memberships`,
-        [isoDate(knex, 'groups_users.created')],
+        `json_agg(json_build_object('id', group_members.id, 'group_id', group_members.group_id,
+          'user_id', group_members.user_id, 'is_admin', group_members.is_admin, 'created', ?)
+          order by group_members.created, group_members.id) as memberships`,
+        [isoDate(knex, 'group_members.created')],
       ),
     )
     .as('memberships')
@@ -110,7 +111,7 @@ const directoryQuery = async (
     // Members of every group listed.
     query.whereIn(
       'users.id',
-      knex('groups_users')
+      knex('group_members')
         .whereIn('group_id', [...new Set(groups)])
         .groupBy('user_id')
         .havingRaw('count(distinct group_id) = ?', [new Set(groups).size])
@@ -118,8 +119,8 @@ const directoryQuery = async (
     )
   if (filter.ids) query.whereIn('users.id', filter.ids as string[])
   for (const [name, value] of Object.entries(filter))
-    for (const plugin of app.plugins) {
-      const apply = plugin.userDirectory?.filters?.[name]
+    for (const hooks of userDirectory.of(app.plugins)) {
+      const apply = hooks.filters?.[name]
       if (apply) await apply({ query, knex, value, user, em })
     }
   if (contain.profile) {

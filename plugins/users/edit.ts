@@ -4,6 +4,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { AppContext } from '../../api/app.ts'
 import type { AuthUser } from '../../api/auth/user.ts'
+import { lockRows } from '../../api/db/transaction.ts'
 import { badRequest, forbidden, HttpError } from '../../api/errors.ts'
 import { executeStatement, selectRows } from '../../api/orm.ts'
 import { prepareAvatar, storeAvatar } from '../avatars/index.ts'
@@ -55,14 +56,14 @@ export const editUser = async (
     changes.profile?.avatar !== undefined
       ? await prepareAvatar(app, changes.profile.avatar.file)
       : undefined
+  await lockRows(em, 'users', [id])
   const [current] = await selectRows<Current>(em, (knex) =>
     knex('users')
       .join('roles', 'roles.id', 'users.role_id')
       .leftJoin('profiles', 'profiles.user_id', 'users.id')
       .where({ 'users.id': id, 'users.deleted': false })
       .select('users.id', 'roles.name as role', 'users.active', 'users.disabled')
-      .select('profiles.id as profile_id')
-      .forUpdate('users'),
+      .select('profiles.id as profile_id'),
   )
   if (!current) throw badRequest(messages.editNotFound)
   const admin = caller.role === 'admin'
@@ -70,7 +71,12 @@ export const editUser = async (
   let role = current.role
   if (admin && changes.role_id !== undefined) {
     const [target] = await selectRows<{ id: string; name: string }>(em, (knex) =>
-      knex('roles').where('id', changes.role_id).select('id', 'name'),
+      // Held until the edit commits, so a custom role cannot be deleted while it is given.
+      knex('roles')
+        .where('id', changes.role_id)
+        .whereNull('deleted')
+        .select('id', 'name')
+        .forShare(),
     )
     if (!target) throw invalid('role_id', 'role_exists', messages.roleUnknown)
     if (target.name === 'guest')

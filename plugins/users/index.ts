@@ -2,12 +2,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { AppContext } from '../../api/app.ts'
 import { definePlugin } from '../../api/plugin.ts'
+import { onRoleChange } from '../roles/index.ts'
 import {
   type AccountState,
   accountStates,
   createAccountStates,
   readAccountState,
 } from './account-state.ts'
+import { usersByRole } from './admins.ts'
 import { GpgkeySchema } from './entities/Gpgkey.ts'
 import { ProfileSchema } from './entities/Profile.ts'
 import { UserSchema } from './entities/User.ts'
@@ -15,13 +17,22 @@ import { routes } from './routes.ts'
 
 export { defaultAvatarUrls } from '../avatars/index.ts'
 export type { AccountState } from './account-state.ts'
-export { type EmbeddedUser, embeddedUserContain, embeddedUsers, gpgkeysOfUsers } from './batch.ts'
+export { activeAdminUsernames, onlyAccountIsActiveAdmin } from './admins.ts'
+export {
+  type EmbeddedUser,
+  embeddedUserContain,
+  embeddedUserDocuments,
+  embeddedUsers,
+  gpgkeysOfUsers,
+} from './batch.ts'
 export { listUsers, viewUser } from './directory.ts'
 export type { Gpgkey } from './entities/Gpgkey.ts'
 export type { User } from './entities/User.ts'
+export * from './extensions.ts'
 export * from './gpgkey-json.ts'
-export { userJson as userResponse } from './schemas.ts'
+export { embeddedUserJson, userJson as userResponse } from './schemas.ts'
 export * from './service.ts'
+export { isoDate } from './user-document.ts'
 export { GpgkeySchema, ProfileSchema, UserSchema }
 
 /** The caller's account state and role, enough to authorise a request (kept up to date in memory). */
@@ -36,10 +47,13 @@ export { forgetAccountState } from './account-state.ts'
 
 export default definePlugin({
   name: 'users',
-  dependsOn: ['roles', 'avatars'],
+  dependsOn: ['roles'],
+  // Profiles carry their avatar's addresses; without the avatars plugin nobody serves them.
+  reads: ['avatars'],
   entities: [UserSchema, ProfileSchema, GpgkeySchema],
   routes,
   init: async (app) => {
     accountStates.set(app, createAccountStates(app))
+    onRoleChange(app, { holders: usersByRole })
   },
 })

@@ -10,6 +10,7 @@ import { forgetAccountState } from './account-state.ts'
 import { deleteUser } from './delete.ts'
 import { listUsers, SORTABLE, viewUser } from './directory.ts'
 import { checkEditRequest, editUser } from './edit.ts'
+import { userDirectory } from './extensions.ts'
 import { messages } from './messages.ts'
 import { deleteBody, editBody, userJson } from './schemas.ts'
 
@@ -27,8 +28,8 @@ const requireUuid = (id: string) => {
 const fromPlugins = (name: string, fallback: () => unknown): ContainSpec => ({
   load: async (rows, context) => {
     for (const row of rows) row[name] = fallback()
-    for (const plugin of context.app.plugins) {
-      const load = plugin.userDirectory?.contains?.[name]
+    for (const hooks of userDirectory.of(context.app.plugins)) {
+      const load = hooks.contains?.[name]
       if (load) await load(rows, context)
     }
   },
@@ -98,9 +99,9 @@ const editRoute = (method: 'PUT' | 'POST') =>
     response: userJson,
     message: messages.updated,
     handler: async ({ params, body, user, em, app, query }) => {
-      await editUser(em, app, user!, params.id, body)
+      await editUser(em, app, user, params.id, body)
       forgetAccountState(app, params.id)
-      const view = await viewUser(em, app, { user: user!, id: params.id, ...query })
+      const view = await viewUser(em, app, { user: user, id: params.id, ...query })
       if (!view) throw new HttpError(400, messages.editNotFound)
       return view
     },
@@ -131,7 +132,7 @@ export const routes = [
     },
     response: z.array(userJson),
     handler: async ({ user, em, app, query }) => {
-      const page = await listUsers(em, app, { user: user!, ...query })
+      const page = await listUsers(em, app, { user: user, ...query })
       // PostgreSQL's JSON goes out as is; what other plugins add (`is_mfa_enabled`...) is loaded
       // on bare rows and spliced into each document, which is never parsed.
       const added = page.ids.map((id) => ({ id }) as Record<string, unknown>)
@@ -165,8 +166,8 @@ export const routes = [
     query: { contain: userContain },
     response: userJson,
     handler: async ({ params, user, em, app, query }) => {
-      const id = params.id === 'me' ? user!.id : params.id
-      const view = await viewUser(em, app, { user: user!, id, ...query })
+      const id = params.id === 'me' ? user.id : params.id
+      const view = await viewUser(em, app, { user: user, id, ...query })
       if (!view) throw new HttpError(404, messages.notFound)
       return view
     },
@@ -188,7 +189,7 @@ export const routes = [
     response: z.null(),
     handler: async ({ params, user, em, app }) => {
       // As passbolt's dry run: the transfer is only applied by the deletion itself.
-      await deleteUser(em, app, user!, params.id, { dryRun: true })
+      await deleteUser(em, app, user, params.id, { dryRun: true })
       return null
     },
   }),
@@ -207,7 +208,7 @@ export const routes = [
     message: messages.deleted,
     response: z.null(),
     handler: async ({ params, body, user, em, app }) => {
-      await deleteUser(em, app, user!, params.id, {
+      await deleteUser(em, app, user, params.id, {
         dryRun: false,
         transfer: body?.transfer,
       })

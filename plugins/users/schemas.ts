@@ -1,8 +1,8 @@
 // Request bodies and response shapes of the users routes.
 import { z } from 'zod'
 import { UploadedFile } from '../../api/body.ts'
-import { deletionTransferSchema } from '../../api/deletion.ts'
 import { isWellFormedText } from '../../api/validation.ts'
+import { deletionTransferSchema } from './extensions.ts'
 
 const date = z.string().nullable()
 
@@ -74,6 +74,20 @@ export const userJson = z.object({
       }),
     )
     .optional(),
+})
+
+/** A user as other answers embed them (an item's creator, a permission's holder). */
+export const embeddedUserJson = userJson.pick({
+  id: true,
+  role_id: true,
+  username: true,
+  active: true,
+  deleted: true,
+  disabled: true,
+  created: true,
+  modified: true,
+  last_logged_in: true,
+  profile: true,
 })
 
 const name = z

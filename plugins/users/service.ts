@@ -1,16 +1,15 @@
 // Users through the ORM: loading a user with profile, key and role, the wire shape passbolt
 // clients expect, creation and activation.
 import { randomUUID } from 'node:crypto'
-import type { EntityManager, Knex } from '@mikro-orm/postgresql'
-import { preparedQuery } from '../../api/db/prepared.ts'
+import type { EntityManager } from '@mikro-orm/postgresql'
+import { runInTransaction } from '../../api/db/transaction.ts'
 import { formatDate, formatTimestamp } from '../../api/envelope.ts'
-import { selectRows, toDate } from '../../api/orm.ts'
-import { type AvatarColumns, avatarJson, joinAvatar } from '../avatars/index.ts'
+import { selectRows } from '../../api/orm.ts'
+import { type AvatarColumns, avatarJson } from '../avatars/index.ts'
 import { RoleSchema } from '../roles/index.ts'
 import { type Gpgkey, GpgkeySchema } from './entities/Gpgkey.ts'
 import { type Profile, ProfileSchema } from './entities/Profile.ts'
 import { type User, UserSchema } from './entities/User.ts'
-import { GPGKEY_COLUMNS } from './gpgkey-json.ts'
 
 export interface GroupMembership {
   id: string
@@ -31,22 +30,6 @@ export interface UserBundle {
   avatar?: AvatarColumns
 }
 
-/** The user's memberships of live groups as one JSON column (for a single user's view). */
-const membershipsColumn = (knex: Knex) =>
-  knex
-    .select(
-      knex.raw(
-        `coalesce(json_agg(json_build_object('id', groups_users.id, 'group_id', groups_users.group_id,
-          'user_id', groups_users.user_id, 'is_admin', groups_users.is_admin, 'created', groups_users.created)
-          order by groups_users.created), '[]')`,
-      ),
-    )
-    .from('groups_users')
-    .join('groups', 'groups.id', 'groups_users.group_id')
-    .where('groups_users.user_id', knex.ref('users.id'))
-    .andWhere('groups.deleted', false)
-    .as('memberships')
-
 export const loadUser = async (em: EntityManager, id: string): Promise<UserBundle | undefined> => {
   const user = await em.findOne(UserSchema, { id })
   if (!user) return undefined
@@ -55,117 +38,6 @@ export const loadUser = async (em: EntityManager, id: string): Promise<UserBundl
   const gpgkey = await em.findOne(GpgkeySchema, { userId: id, deleted: false })
   const role = await em.findOneOrFail(RoleSchema, { id: user.roleId })
   return { user, profile, gpgkey, role }
-}
-
-type Row = Record<string, unknown>
-const DATE_COLUMNS = new Set([
-  'created',
-  'modified',
-  'disabled',
-  'last_logged_in',
-  'expires',
-  'key_created',
-])
-const pick = (row: Row, prefix: string) =>
-  Object.fromEntries(
-    Object.entries(row)
-      .filter(([key]) => key.startsWith(prefix))
-      .map(([key, value]) => {
-        const name = key.slice(prefix.length)
-        return [name, DATE_COLUMNS.has(name) ? toDate(value) : value]
-      }),
-  )
-
-const columns = (table: string, alias: string, names: readonly string[]) =>
-  names.map((name) => `${table}.${name} as ${alias}${name}`)
-
-/** The user row with role, profile and live key; with their memberships when asked. */
-const userViewQuery = (memberships: boolean) =>
-  preparedQuery<Row>(1, (knex, id) => {
-    const query = knex('users')
-      .join('roles', 'roles.id', 'users.role_id')
-      .leftJoin('profiles', 'profiles.user_id', 'users.id')
-      .leftJoin('gpgkeys', (on) =>
-        on.on('gpgkeys.user_id', 'users.id').andOnVal('gpgkeys.deleted', false),
-      )
-      .where('users.id', id)
-      .limit(1)
-      .select(
-        ...columns('users', 'u_', [
-          'id',
-          'role_id',
-          'username',
-          'active',
-          'deleted',
-          'disabled',
-          'last_logged_in',
-          'created',
-          'modified',
-        ]),
-        ...columns('roles', 'r_', ['id', 'name', 'description', 'created', 'modified']),
-        ...columns('profiles', 'p_', [
-          'id',
-          'user_id',
-          'first_name',
-          'last_name',
-          'created',
-          'modified',
-        ]),
-        ...columns('gpgkeys', 'g_', GPGKEY_COLUMNS),
-      )
-    if (memberships) query.select(membershipsColumn(knex))
-    joinAvatar(query)
-    return query
-  })
-
-const selectUserView = userViewQuery(false)
-const selectUserViewWithMemberships = userViewQuery(true)
-
-/**
- * A user with profile, active key and role in one query, read-only (the view routes run this on
- * every call; `loadUser` gives managed entities for changes).
- */
-export const readUser = async (
-  em: EntityManager,
-  id: string,
-  options: { memberships?: boolean } = {},
-): Promise<UserBundle | undefined> => {
-  const [row] = await (options.memberships ? selectUserViewWithMemberships : selectUserView)(em, id)
-  if (!row) return undefined
-  const u = pick(row, 'u_')
-  const p = pick(row, 'p_')
-  const g = pick(row, 'g_')
-  const memberships = row.memberships as GroupMembership[] | undefined
-  return {
-    avatar: row as unknown as AvatarColumns,
-    ...(memberships
-      ? {
-          groupsUsers: memberships.map((membership) => ({
-            ...membership,
-            created: formatTimestamp(membership.created),
-          })),
-        }
-      : {}),
-    user: { ...u, roleId: u.role_id, lastLoggedIn: u.last_logged_in } as unknown as User,
-    role: pick(row, 'r_') as UserBundle['role'],
-    profile: p.id
-      ? ({
-          ...p,
-          userId: p.user_id,
-          firstName: p.first_name,
-          lastName: p.last_name,
-        } as unknown as Profile)
-      : null,
-    gpgkey: g.id
-      ? ({
-          ...g,
-          userId: g.user_id,
-          armoredKey: g.armored_key,
-          keyId: g.key_id,
-          keyCreated: g.key_created,
-        } as unknown as Gpgkey)
-      : null,
-  }
 }
 
 /** Active, not deleted, not suspended: allowed to sign in and to stay signed in. */
@@ -267,17 +139,17 @@ export const attachGroupsUsers = async (
     is_admin: boolean
     created: string
   }>(em, (knex) =>
-    knex('groups_users')
-      .join('groups', 'groups.id', 'groups_users.group_id')
-      .where('groups.deleted', false)
-      .whereIn('groups_users.user_id', [...new Set(rows.map((row) => row.id))])
-      .orderBy('groups_users.created')
+    knex('group_members')
+      .join('group_records', 'group_records.id', 'group_members.group_id')
+      .where('group_records.deleted', false)
+      .whereIn('group_members.user_id', [...new Set(rows.map((row) => row.id))])
+      .orderBy('group_members.created')
       .select(
-        'groups_users.id',
-        'groups_users.group_id',
-        'groups_users.user_id',
-        'groups_users.is_admin',
-        'groups_users.created',
+        'group_members.id',
+        'group_members.group_id',
+        'group_members.user_id',
+        'group_members.is_admin',
+        'group_members.created',
       ),
   )
   const byUser = new Map<string, unknown[]>()
@@ -293,7 +165,8 @@ export interface NewUser {
   username: string
   firstName: string
   lastName: string
-  role: 'admin' | 'user'
+  /** A role's name: `admin`, `user` or a custom role. */
+  role: string
   createdBy?: string
 }
 
@@ -303,7 +176,7 @@ export class UsernameTakenError extends Error {
 
 /** Creates an inactive user with a profile, in one transaction. */
 export const createUser = (em: EntityManager, input: NewUser) =>
-  em.transactional(async (tx) => {
+  runInTransaction(em, async (tx) => {
     const username = input.username.toLowerCase()
     if (await findUserByUsername(tx, username))
       throw new UsernameTakenError('The username is already in use.')

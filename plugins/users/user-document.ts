@@ -19,15 +19,15 @@ const object = (knex: Knex, fields: [string, Value][]) =>
 const unlessNull = (knex: Knex, column: string, value: Knex.Raw) =>
   knex.raw('case when ?? is null then null else ? end', [column, value])
 
-const avatar = (knex: Knex, appUrl: string) => {
+const avatar = (knex: Knex, appUrl: string, source: string) => {
   const view = (size: string) =>
     knex.raw(`?::text || ?? || ?::text`, [
       `${appUrl}avatars/view/`,
-      'page.avatar_id',
+      `${source}.avatar_id`,
       `/${size}.jpg`,
     ])
   return knex.raw('case when ?? is null then ? else ? end', [
-    'page.avatar_id',
+    `${source}.avatar_id`,
     object(knex, [
       [
         'url',
@@ -38,9 +38,9 @@ const avatar = (knex: Knex, appUrl: string) => {
       ],
     ]),
     object(knex, [
-      ['id', knex.ref('page.avatar_id')],
-      ['created', isoDate(knex, 'page.avatar_created')],
-      ['modified', isoDate(knex, 'page.avatar_modified')],
+      ['id', knex.ref(`${source}.avatar_id`)],
+      ['created', isoDate(knex, `${source}.avatar_created`)],
+      ['modified', isoDate(knex, `${source}.avatar_modified`)],
       [
         'url',
         object(knex, [
@@ -60,35 +60,42 @@ export interface DocumentContain {
 }
 
 /**
- * The document of each row of `page` (the directory's narrow columns), joined to `gpgkeys` and
- * `memberships` when those are contained, as a text column `document`.
+ * The JSON object of each row of `source` (the directory's narrow columns: the user's, and
+ * `profile_…` and `avatar_…` ones with the profile), joined to `gpgkeys` and `memberships` when
+ * those are contained.
  */
-export const userDocument = (knex: Knex, contain: DocumentContain, appUrl: string) => {
+export const userObject = (
+  knex: Knex,
+  contain: DocumentContain,
+  appUrl: string,
+  source = 'page',
+): Knex.Raw => {
+  const column = (name: string) => `${source}.${name}`
   const fields: [string, Value][] = [
-    ['id', knex.ref('page.id')],
-    ['role_id', knex.ref('page.role_id')],
-    ['username', knex.ref('page.username')],
-    ['active', knex.ref('page.active')],
-    ['deleted', knex.ref('page.deleted')],
-    ['disabled', isoDate(knex, 'page.disabled')],
-    ['created', isoDate(knex, 'page.created')],
-    ['modified', isoDate(knex, 'page.modified')],
-    ['last_logged_in', isoDate(knex, 'page.last_logged_in')],
+    ['id', knex.ref(column('id'))],
+    ['role_id', knex.ref(column('role_id'))],
+    ['username', knex.ref(column('username'))],
+    ['active', knex.ref(column('active'))],
+    ['deleted', knex.ref(column('deleted'))],
+    ['disabled', isoDate(knex, column('disabled'))],
+    ['created', isoDate(knex, column('created'))],
+    ['modified', isoDate(knex, column('modified'))],
+    ['last_logged_in', isoDate(knex, column('last_logged_in'))],
   ]
   if (contain.profile)
     fields.push([
       'profile',
       unlessNull(
         knex,
-        'page.profile_id',
+        column('profile_id'),
         object(knex, [
-          ['id', knex.ref('page.profile_id')],
-          ['user_id', knex.ref('page.id')],
-          ['first_name', knex.ref('page.profile_first_name')],
-          ['last_name', knex.ref('page.profile_last_name')],
-          ['created', isoDate(knex, 'page.profile_created')],
-          ['modified', isoDate(knex, 'page.profile_modified')],
-          ['avatar', avatar(knex, appUrl)],
+          ['id', knex.ref(column('profile_id'))],
+          ['user_id', knex.ref(column('id'))],
+          ['first_name', knex.ref(column('profile_first_name'))],
+          ['last_name', knex.ref(column('profile_last_name'))],
+          ['created', isoDate(knex, column('profile_created'))],
+          ['modified', isoDate(knex, column('profile_modified'))],
+          ['avatar', avatar(knex, appUrl, source)],
         ]),
       ),
     ])
@@ -96,11 +103,11 @@ export const userDocument = (knex: Knex, contain: DocumentContain, appUrl: strin
     fields.push([
       'role',
       object(knex, [
-        ['id', knex.ref('page.role_id')],
-        ['name', knex.ref('page.role_name')],
-        ['description', knex.ref('page.role_description')],
-        ['created', isoDate(knex, 'page.role_created')],
-        ['modified', isoDate(knex, 'page.role_modified')],
+        ['id', knex.ref(column('role_id'))],
+        ['name', knex.ref(column('role_name'))],
+        ['description', knex.ref(column('role_description'))],
+        ['created', isoDate(knex, column('role_created'))],
+        ['modified', isoDate(knex, column('role_modified'))],
       ]),
     ])
   if (contain.gpgkey)
@@ -128,5 +135,9 @@ export const userDocument = (knex: Knex, contain: DocumentContain, appUrl: strin
     ])
   if (contain.groups_users)
     fields.push(['groups_users', knex.raw(`coalesce(??, '[]'::json)`, ['memberships.memberships'])])
-  return knex.raw('?::text as document', [object(knex, fields)])
+  return object(knex, fields)
 }
+
+/** The document of each row of `page`, as a text column `document`. */
+export const userDocument = (knex: Knex, contain: DocumentContain, appUrl: string) =>
+  knex.raw('?::text as document', [userObject(knex, contain, appUrl)])

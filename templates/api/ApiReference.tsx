@@ -4,12 +4,7 @@
 // trees and example envelopes) and a `curl` command with a copy button. Every operation, body,
 // response and shared schema has an anchor. Only the filter and the copy buttons hydrate.
 import type { ReactNode } from 'react'
-import type {
-  MediaType,
-  OpenApiDocument,
-  Operation,
-  Parameter,
-} from '../../cli/api-reference/openapi-types.ts'
+import type { MediaType, OpenApiDocument, Operation, Parameter } from '../../model/openapi.ts'
 import { ApiFilter } from '../ApiFilter.tsx'
 import { CopyButton } from '../CopyButton.tsx'
 import { Island } from '../Island.tsx'

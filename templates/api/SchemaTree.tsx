@@ -2,7 +2,7 @@
 // is required, its limits in words, its allowed values and description; nested objects, lists of
 // objects and variants (`oneOf`, such as v4 and v5 resources) open in native <details>, so the
 // tree works without JavaScript. Rendered at build time only.
-import type { JsonSchema } from '../../cli/api-reference/openapi-types.ts'
+import type { JsonSchema } from '../../model/openapi.ts'
 import {
   constraintsOf,
   hasChildren,

@@ -1,7 +1,7 @@
 // The `curl` command of an operation: its path with example parameters, the credentials its
 // security asks for (a bearer token when it takes one, else the cookie session and its CSRF
 // token), and its example body. The server and credentials are shell variables the reader sets.
-import type { Operation } from '../../cli/api-reference/openapi-types.ts'
+import type { Operation } from '../../model/openapi.ts'
 
 /** Single-quoted for POSIX shells. */
 const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`

@@ -1,6 +1,6 @@
 // Reads a JSON Schema the way a person describes it: its type ("string or null", "list of
 // objects"), its format and its limits in words ("at most 255 characters"), its variants.
-import type { JsonSchema } from '../../cli/api-reference/openapi-types.ts'
+import type { JsonSchema } from '../../model/openapi.ts'
 
 const typesOf = (schema: JsonSchema): string[] =>
   schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type]

@@ -1,8 +1,8 @@
 // The API reference's layout: its tag groups in order, each operation's place, label and anchor,
 // and the shared schemas' anchors. The page is rendered from it, and it is written as JSON
 // beside the page for other tools.
-import type { OpenApiDocument, Operation } from '../../cli/api-reference/openapi-types.ts'
-import { METHODS } from '../../cli/api-reference/openapi-types.ts'
+import type { OpenApiDocument, Operation } from '../../model/openapi.ts'
+import { METHODS } from '../../model/openapi.ts'
 
 export interface OperationRef {
   anchor: string

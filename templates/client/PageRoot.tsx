@@ -1,18 +1,21 @@
 // What client navigation renders into `#page-root`: the page, inside a boundary that turns a
 // rendering error into the crash screen ('This page crashed.', the error, 'Try again').
 import { Component, type ReactNode } from 'react'
-import type { PageModel, SiteModel } from '../model.ts'
+import type { PageModel, SiteModel } from '../../model/site-model.ts'
 import { PageBody } from '../PageBody.tsx'
 import { SiteContext } from '../SiteContext.tsx'
+import { stringsFor } from '../strings.ts'
+import { clientData } from './site-data.ts'
 
 export const CRASH_TITLE = 'Page Error'
 
 function PageCrash({ error, onRetry }: { error: Error; onRetry: () => void }) {
+  const t = stringsFor(clientData().config, location.pathname)
   return (
     <main id="main-content" className="page-crash" tabIndex={-1} role="alert">
-      <h1>This page crashed.</h1>
+      <h1>{t('crash.title')}</h1>
       <button type="button" className="page-crash__retry" onClick={onRetry}>
-        Try again
+        {t('crash.retry')}
       </button>
       <pre className="page-crash__error">{String(error?.message ?? error)}</pre>
     </main>

@@ -3,7 +3,7 @@
 // `.revoke()`, or a `keyward:consent` event with `detail: { statistics: boolean }`; Cookiebot's
 // own events are understood as well. A grant is remembered in localStorage (`docs-consent`) so
 // later pages load the scripts at once. templates/ConsentScript.tsx queues early calls.
-import type { ScriptConfig, SiteConfig } from '../../cli/site-config.ts'
+import type { ScriptConfig, SiteConfig } from '../../model/site-config.ts'
 import { storage } from '../storage.ts'
 
 export interface KeywardConsent {

@@ -1,14 +1,16 @@
 // Hydrates the server-rendered islands of the page with their components and props. An island
 // that throws while hydrating is a recoverable error: it is logged, and the island keeps its
 // server-rendered HTML (static, but readable).
-import { Component, type ComponentType, type ReactNode } from 'react'
-import { hydrateRoot, type Root } from 'react-dom/client'
+import { Component, type ComponentType, type ReactNode, useEffect } from 'react'
+import { flushSync } from 'react-dom'
+import { createRoot, hydrateRoot, type Root } from 'react-dom/client'
+import type { SiteModel } from '../../model/site-model.ts'
 import { AnnouncementBar } from '../AnnouncementBar.tsx'
 import { ApiFilter } from '../ApiFilter.tsx'
 import { CopyButton } from '../CopyButton.tsx'
 import { whenIdle } from '../idle.ts'
 import type { IslandName } from '../island-names.ts'
-import type { SiteModel } from '../model.ts'
+import { Mermaid } from '../Mermaid.tsx'
 import { Navbar } from '../Navbar.tsx'
 import { SearchPageLoader } from '../SearchPageLoader.tsx'
 import { Sidebar } from '../Sidebar.tsx'
@@ -20,7 +22,8 @@ import { clientData } from './site-data.ts'
 
 /** The first page's table of contents, from the client data (not repeated in the island). */
 function PageToc() {
-  return <TableOfContents items={clientData().page.toc} />
+  const { page } = clientData()
+  return <TableOfContents items={page.toc} route={page.route} />
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: each island declares its own props
@@ -32,6 +35,7 @@ const COMPONENTS: Record<IslandName, ComponentType<any>> = {
   search: SearchPageLoader,
   tabs: TabList,
   copy: CopyButton,
+  mermaid: Mermaid,
   'api-filter': ApiFilter,
 }
 
@@ -51,12 +55,25 @@ class IslandBoundary extends Component<
   }
 }
 
+/** Mounted after an island, so its effect runs once the island's own effects have run. */
+function Committed({ onCommit }: { onCommit: () => void }) {
+  useEffect(onCommit, [])
+  return null
+}
+
 const roots = new Map<Element, Root>()
 
 const idle = () =>
   new Promise<void>((resolve) => whenIdle(resolve, { timeout: 1000, fallbackDelay: 50 }))
 
-const hydrateIsland = async (el: HTMLElement, site: SiteModel): Promise<void> => {
+/**
+ * `hydrate`: the HTML came from the server with the page, and React adopts it. `render`: the
+ * HTML was just put there by client navigation, so the island renders at once (synchronously,
+ * effects included) and the reader never sees its server state.
+ */
+export type IslandMode = 'hydrate' | 'render'
+
+const hydrateIsland = async (el: HTMLElement, site: SiteModel, mode: IslandMode): Promise<void> => {
   const name = el.dataset.island as IslandName
   const Island = COMPONENTS[name]
   if (!Island) throw new Error(`Unknown island "${name}"`)
@@ -80,23 +97,35 @@ const hydrateIsland = async (el: HTMLElement, site: SiteModel): Promise<void> =>
       el.dataset.islandFailed = 'true'
     })
   }
-  roots.set(
-    el,
-    hydrateRoot(
-      el,
-      <SiteContext.Provider value={site}>
-        <IslandBoundary onError={onError}>
-          <Island {...props} />
-        </IslandBoundary>
-      </SiteContext.Provider>,
-    ),
+  let committed = () => {}
+  const done = new Promise<void>((resolve) => {
+    committed = resolve
+  })
+  const tree = (
+    <SiteContext.Provider value={site}>
+      <IslandBoundary onError={onError}>
+        <Island {...props} />
+      </IslandBoundary>
+      <Committed onCommit={committed} />
+    </SiteContext.Provider>
   )
+  if (mode === 'hydrate') roots.set(el, hydrateRoot(el, tree))
+  else {
+    const root = createRoot(el)
+    roots.set(el, root)
+    flushSync(() => root.render(tree))
+  }
+  await done
 }
 
-/** Hydrates every island below `scope`; resolves once all are done (or failed). */
-export const hydrateIslands = async (scope: ParentNode, site: SiteModel): Promise<void> => {
+/** Starts every island below `scope`; resolves once all have committed (or failed). */
+export const hydrateIslands = async (
+  scope: ParentNode,
+  site: SiteModel,
+  mode: IslandMode = 'hydrate',
+): Promise<void> => {
   const islands = [...scope.querySelectorAll<HTMLElement>('[data-island]')]
-  const results = await Promise.allSettled(islands.map((el) => hydrateIsland(el, site)))
+  const results = await Promise.allSettled(islands.map((el) => hydrateIsland(el, site, mode)))
   for (const [i, result] of results.entries())
     if (result.status === 'rejected')
       console.error(`The "${islands[i].dataset.island}" island did not hydrate:`, result.reason)

@@ -4,9 +4,10 @@
 // the content coming into view, except on 2G connections or with data saving on. A navigation slower than 200 ms
 // shows the progress bar; one whose data cannot load becomes a full page load.
 import { createElement } from 'react'
+import { flushSync } from 'react-dom'
 import { createRoot, type Root } from 'react-dom/client'
+import type { ClientPage, PageModel, SiteModel } from '../../model/site-model.ts'
 import { whenIdle } from '../idle.ts'
-import type { ClientPage, PageModel, SiteModel } from '../model.ts'
 import { pageTitle } from '../page-title.ts'
 import { setPageLocation } from '../route-store.ts'
 import { loadSidebar } from '../sidebar-data.ts'
@@ -14,6 +15,7 @@ import { highlightTerms } from './highlight.ts'
 import { hydrateIslands, unmountIslands } from './islands.tsx'
 import { setNavigator } from './navigation.ts'
 import { PageRoot } from './PageRoot.tsx'
+import { linkPageStyles } from './page-styles.ts'
 import { doneProgress, startProgress } from './progress.ts'
 import { scrollToAnchor, scrollToY } from './scroll.ts'
 
@@ -102,6 +104,7 @@ export const startRouter = (site: SiteModel, first: ClientPage) => {
       root = createRoot(container)
     }
     document.title = pageTitle(site.config, page)
+    linkPageStyles(site, page)
     const retry = () => {
       pages.delete(page.route)
       void navigate(new URL(location.href), 'replace')
@@ -109,18 +112,22 @@ export const startRouter = (site: SiteModel, first: ClientPage) => {
     // A new page starts from fresh components; the same page rebuilt keeps them (and the DOM
     // the content's edit did not touch).
     if (remount) navigation++
-    root.render(createElement(PageRoot, { key: navigation, site, page, onRetry: retry }))
+    // Synchronously: focus, scroll and anchors below need the new page in the document.
+    const next = createElement(PageRoot, { key: navigation, site, page, onRetry: retry })
+    flushSync(() => root?.render(next))
     const description = document.querySelector('meta[name="description"]')
     if (description) description.setAttribute('content', page.description)
     document
       .querySelector('link[rel="canonical"]')
-      ?.setAttribute('href', `${site.config.url}${page.route}`)
+      ?.setAttribute('href', `${site.config.url}${page.variants?.canonical ?? page.route}`)
+    // A link between languages keeps the document: its language follows the page.
+    document.documentElement.lang = page.variants?.locale ?? site.config.locales.default
     current = page.route
-    setPageLocation({ route: page.route, sidebarId: page.sidebarId })
+    setPageLocation({ route: page.route, sidebarId: page.sidebarId, variants: page.variants })
     // The content is HTML from the build: its islands (tab lists, copy buttons) hydrate as on
     // a first load.
     const content = container.querySelector('.markdown')
-    if (content) void hydrateIslands(content, site)
+    if (content) void hydrateIslands(content, site, 'render')
     highlightTerms()
     observeLinks(container)
   }

@@ -2,6 +2,8 @@
 // done); queries asked while loading are answered once the index root is in, each in a context.
 // A client asks the worker only once typing pauses and only for its newest query, so the
 // prefixes typed on the way (`p`, `pa`, … `passphrase po`) fetch no index chunks.
+
+import { searchIndexName, variantOf } from '../../model/variants.ts'
 import type { Hit, WorkerRequest, WorkerResponse } from './search-worker.ts'
 import { clientData } from './site-data.ts'
 
@@ -14,16 +16,26 @@ export interface SearchSettings {
   manifestUrl: string
   /** Context id to label, e.g. `admin` -> `Admin guide`. */
   contexts: Record<string, string>
+  /** The index searched: the page's locale or version (model/variants.ts). */
+  version?: string
 }
 
-/** The search settings of this site, from the page's client data. */
-export const readSettings = (): SearchSettings => {
+/**
+ * The search settings of this site, from the page's client data: the page at `route` searches
+ * the index of its locale or version, below that one's base.
+ */
+export const readSettings = (route = location.pathname): SearchSettings => {
   const { config, assets } = clientData()
+  const variant = variantOf(config, route)
+  const guides = config.locales.items.find((item) => item.code === variant.locale)?.guides
   return {
-    baseUrl: config.baseUrl,
+    baseUrl: variant.base,
     workerUrl: assets.searchWorker,
     manifestUrl: `${config.baseUrl}search-manifest.json`,
-    contexts: Object.fromEntries(config.guides.map((guide) => [guide.id, guide.label])),
+    contexts: Object.fromEntries(
+      config.guides.map((guide) => [guide.id, guides?.[guide.id]?.label ?? guide.label]),
+    ),
+    version: searchIndexName(config, variant),
   }
 }
 
@@ -99,6 +111,8 @@ export interface QueryAnswer {
   total: number
   /** A newer query of the same client came first; this one was not looked up. */
   superseded?: boolean
+  /** Nothing matched in the client's guide: the hits are from the other guides. */
+  elsewhere?: boolean
 }
 
 const superseded: QueryAnswer = { hits: [], total: 0, superseded: true }
@@ -112,7 +126,7 @@ export class SearchClient {
   constructor(
     private readonly settings: SearchSettings,
     readonly context: string,
-    private readonly version = 'current',
+    private readonly version = settings.version ?? 'current',
   ) {}
 
   /** Starts loading the index root, once; the chunks a query needs load with the query. */
@@ -136,8 +150,27 @@ export class SearchClient {
     const response = await ask(this.settings, { type: 'query', q, context, limit, lane })
     if (!response.ok) throw new SearchError(response.error)
     if (response.superseded) return superseded
-    return { hits: response.hits ?? [], total: response.total ?? 0 }
+    return {
+      hits: response.hits ?? [],
+      total: response.total ?? 0,
+      elsewhere: response.elsewhere,
+    }
   }
+}
+
+/** The label of the guide a route belongs to ('' outside the guides). */
+export const guideLabel = (route: string, settings: SearchSettings): string =>
+  settings.contexts[route.slice(settings.baseUrl.length).split('/')[0]] ?? ''
+
+/**
+ * The hits among `hits` whose title a hit of another page shares: they name their guide, or
+ * the reader could not tell "Settings" from "Settings".
+ */
+export const sharedTitles = (hits: Hit[]): Set<Hit> => {
+  const title = (hit: Hit) => (hit.s || hit.t).toLowerCase()
+  const pages = new Map<string, Set<string>>()
+  for (const hit of hits) pages.set(title(hit), (pages.get(title(hit)) ?? new Set()).add(hit.u))
+  return new Set(hits.filter((hit) => pages.get(title(hit))!.size > 1))
 }
 
 /** Escapes text for HTML content and attribute values. */

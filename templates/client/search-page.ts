@@ -1,17 +1,23 @@
 // The results page: q, ctx and version come from the URL; every hit is shown grouped by page,
 // with breadcrumbs and an excerpt; typing updates the URL.
+
+import { stringsFor } from '../strings.ts'
 import {
   checkVersion,
   escapeHtml,
+  guideLabel,
   type Hit,
   hitUrl,
   markTerms,
   readSettings,
   SearchClient,
+  sharedTitles,
 } from './search-client.ts'
+import { clientData } from './site-data.ts'
 
 export const initSearchPage = (page: HTMLElement) => {
   const settings = readSettings()
+  const t = stringsFor(clientData().config, location.pathname)
   const params = new URL(location.href).searchParams
   const input = page.querySelector<HTMLInputElement>('input[name="q"]')!
   const status = page.querySelector<HTMLElement>('.search-page__status')!
@@ -29,19 +35,33 @@ export const initSearchPage = (page: HTMLElement) => {
   input.value = params.get('q') ?? ''
   let asked = 0
 
-  const render = (q: string, hits: Hit[]) => {
+  const render = (q: string, hits: Hit[], elsewhere: boolean) => {
     const groups = new Map<string, Hit[]>()
     for (const hit of hits) groups.set(hit.u, [...(groups.get(hit.u) ?? []), hit])
-    const scope = context === 'all' ? '' : ` in ${settings.contexts[context]}`
-    status.textContent = hits.length
-      ? `${hits.length} result${hits.length === 1 ? '' : 's'} for "${q}"${scope}`
-      : 'No results'
+    // Pages whose title another result page shares show their guide before their path.
+    const shared = sharedTitles([...groups.values()].map((group) => ({ ...group[0], s: '' })))
+    const named = new Set([...shared].map((hit) => hit.u))
+    const found =
+      hits.length === 1
+        ? t('search.oneResult', { query: q })
+        : t('search.results', { count: hits.length, query: q })
+    status.textContent = !hits.length
+      ? t('search.noResults')
+      : context === 'all'
+        ? found
+        : elsewhere
+          ? t('search.otherGuides', { results: found, guide: settings.contexts[context] })
+          : t('search.within', { results: found, guide: settings.contexts[context] })
     results.innerHTML = [...groups.values()]
       .map((group) => {
         const first = group[0]
         return (
           `<section class="search-result"><h2><a href="${escapeHtml(hitUrl({ ...first, h: '' }))}">${markTerms(first.t, first.terms)}</a></h2>` +
-          `<p class="search-result__path">${escapeHtml(first.b)}</p><ul>` +
+          `<p class="search-result__path">${escapeHtml(
+            [named.has(first.u) ? guideLabel(first.u, settings) : '', first.b]
+              .filter(Boolean)
+              .join(' › '),
+          )}</p><ul>` +
           group
             .map(
               (hit) =>
@@ -67,9 +87,9 @@ export const initSearchPage = (page: HTMLElement) => {
       results.innerHTML = ''
       return
     }
-    if (client.state !== 'done') status.textContent = 'Loading the search index…'
-    const { hits } = await client.query(q, 1000)
-    if (ticket === asked) render(q, hits)
+    if (client.state !== 'done') status.textContent = t('search.loading')
+    const { hits, elsewhere } = await client.query(q, 1000)
+    if (ticket === asked) render(q, hits, !!elsewhere)
   }
   page.querySelector('form')?.addEventListener('submit', (event) => {
     event.preventDefault()

@@ -3,6 +3,7 @@
 // main thread. Queries run one at a time; a query whose client has asked a newer one by the
 // time its turn comes (or by the time its hits need their stored fields) is answered as
 // superseded without fetching anything more, so a burst of queries fetches for its last one.
+// A query that finds nothing in its guide is answered from the whole site, marked so.
 import { matchType } from '../search/options.ts'
 import { type SearchRoot, ShardedIndex } from '../search/sharded.ts'
 
@@ -21,7 +22,15 @@ export type WorkerRequest =
   | { id: number; type: 'load'; url: string }
   | { id: number; type: 'query'; q: string; context: string; limit: number; lane: number }
 export type WorkerResponse =
-  | { id: number; ok: true; hits?: Hit[]; total?: number; superseded?: boolean }
+  | {
+      id: number
+      ok: true
+      hits?: Hit[]
+      total?: number
+      superseded?: boolean
+      /** Nothing matched in the context asked: these hits are the whole site's. */
+      elsewhere?: boolean
+    }
   | { id: number; ok: false; error: string }
 
 let index: ShardedIndex | undefined
@@ -55,7 +64,10 @@ const search = async (request: Extract<WorkerRequest, { type: 'query' }>) => {
   const stale = () => newest.get(request.lane) !== request.id
   if (!index) return { hits: [], total: 0 }
   if (stale()) return { superseded: true }
-  const results = await index.search(q, context)
+  let results = await index.search(q, context)
+  // Nothing in this guide: the best of the other guides beats an empty list.
+  const elsewhere = !results.length && context !== 'all'
+  if (elsewhere) results = await index.search(q, 'all')
   if (stale()) return { superseded: true }
   const top = results.slice(0, limit)
   const stored = await index.stored(top.map((result) => result.id))
@@ -66,7 +78,7 @@ const search = async (request: Extract<WorkerRequest, { type: 'query' }>) => {
       type: matchType(result.match),
     }),
   )
-  return { hits, total: results.length }
+  return { hits, total: results.length, ...(elsewhere && hits.length ? { elsewhere } : {}) }
 }
 
 self.onmessage = async (event: MessageEvent<WorkerRequest>) => {

@@ -1,5 +1,5 @@
 // The data every page embeds for its islands (`#__keyward-data`, written by templates/Html.tsx).
-import type { ClientData } from '../model.ts'
+import type { ClientData } from '../../model/site-model.ts'
 
 let data: ClientData | undefined
 

@@ -1,7 +1,7 @@
-// MiniSearch settings shared by the build (cli/search-index.ts) and the browser worker: both
+// MiniSearch settings shared by the build (cli/search/search-index.ts) and the browser worker: both
 // must tokenise and stem alike, or stored indexes would not answer.
 import type MiniSearch from 'minisearch'
-import type { Options, SearchOptions } from 'minisearch'
+import type { Options, SearchOptions, SearchResult } from 'minisearch'
 import { stemmer } from 'stemmer'
 
 /** A searchable section: a page's top (h = '') or one of its h2/h3 sections. */
@@ -80,23 +80,76 @@ export const SEARCH_OPTIONS: SearchOptions = {
   boost: { n: 8, s: 3, x: 1 },
   prefix: (term) => term.length >= 2,
   fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
-  // One edit is enough for typos and keeps fuzzy lookups cheap on big vocabularies.
+  // One edit is enough for most typos and keeps fuzzy lookups cheap on big vocabularies.
   maxFuzzy: 1,
   combineWith: 'AND',
 }
 
 /**
- * All query words first; if nothing has them all, any of them. Equal scores go by document id,
+ * When a query finds nothing: two typos in a word of four letters or more. Only then, since two
+ * edits of a short word reach many others ("smtp" is two letters from "http").
+ */
+export const TYPO_OPTIONS: SearchOptions = {
+  ...SEARCH_OPTIONS,
+  fuzzy: (term) => (term.length >= 4 ? 2 : false),
+  maxFuzzy: 2,
+}
+
+/** The words made by swapping two neighbouring letters of `word`. */
+const swaps = (word: string): string[] =>
+  Array.from(
+    { length: word.length - 1 },
+    (_, i) => word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2),
+  ).filter((swapped) => swapped !== word)
+
+/**
+ * Mends swapped letters: a word of four letters or more that the index lacks, one swap away
+ * from one it has, is replaced ("smpt" becomes "smtp"). A swap is two edits to MiniSearch's
+ * distance, which would rank it with every word two letters away.
+ * @param has whether the index holds a term (after processTerm)
+ */
+export const mendSwaps = (q: string, has: (term: string) => boolean): string =>
+  (q.match(/\S+/g) ?? [])
+    .map((word) => {
+      const term = processTerm(word)
+      if (word.length < 4 || has(term)) return word
+      return swaps(word.toLowerCase()).find((swapped) => has(processTerm(swapped))) ?? word
+    })
+    .join(' ')
+
+/**
+ * How a section of a reference page (an API operation) scores against a guide page's with the
+ * same words: a reader who types words usually wants the guide that explains them, and the
+ * operations, two hundred near-identical sections, would otherwise crowd it out.
+ */
+export const REFERENCE_WEIGHT = 0.4
+
+/**
+ * All query words first (then with two typos a word); if nothing has them all, any of them. Equal scores go by document id,
  * so the order does not depend on how the index was loaded (whole, or chunk by chunk).
+ * @param weight each document's factor on its score (1 when absent)
  */
 export const runSearch = (
   index: MiniSearch<SearchDocument>,
   q: string,
   filter?: SearchOptions['filter'],
+  weight?: (id: number) => number,
 ) => {
-  const options = { ...SEARCH_OPTIONS, filter }
-  const strict = index.search(q, options)
-  const results = strict.length ? strict : index.search(q, { ...options, combineWith: 'OR' })
+  const extra = {
+    filter,
+    ...(weight ? { boostDocument: (id: unknown) => weight(id as number) } : {}),
+  }
+  let results: SearchResult[] = []
+  const attempts: SearchOptions[] = [
+    SEARCH_OPTIONS,
+    TYPO_OPTIONS,
+    // Any of the words, but without two typos each: that would match nearly anything.
+    { ...SEARCH_OPTIONS, combineWith: 'OR' },
+  ]
+  for (const options of attempts) {
+    results = index.search(q, { ...options, ...extra })
+    if (results.length) break
+  }
   return results.sort((a, b) => b.score - a.score || a.id - b.id)
 }
 

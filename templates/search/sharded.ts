@@ -4,7 +4,14 @@
 // and stored-field chunks (what a hit shows). A query fetches only the chunks of the terms it
 // can match, so what a visitor downloads grows with the query, not with the site.
 import MiniSearch, { type SearchOptions, type SearchResult } from 'minisearch'
-import { INDEX_OPTIONS, runSearch, SEARCH_OPTIONS, type SearchDocument } from './options.ts'
+import {
+  INDEX_OPTIONS,
+  mendSwaps,
+  REFERENCE_WEIGHT,
+  runSearch,
+  type SearchDocument,
+  TYPO_OPTIONS,
+} from './options.ts'
 
 /** One term of the serialised index: field id to short document id to term frequency. */
 export type TermEntry = [term: string, data: Record<string, Record<string, number>>]
@@ -21,6 +28,8 @@ export interface SearchRoot {
   /** Search contexts (guides); `context[id]` is an index into it, or -1. */
   contexts: string[]
   context: number[]
+  /** Runs of documents from reference pages (`[first id, last id]`), weighted down in ranking. */
+  reference?: [number, number][]
   /** Term chunk file names (beside the root), their sizes, and the sorted terms each holds. */
   chunks: { file: string; size: number; terms: string[] }[]
   /** Stored-field chunk file names; document `id` is in `stored[Math.floor(id / storedSize)]`. */
@@ -36,8 +45,9 @@ const candidateTerms = (vocabulary: MiniSearch<SearchDocument>, query: string): 
   const terms = new Set<string>()
   // The vocabulary index holds every term once, as a document of its own, so MiniSearch's own
   // tokenising, prefix and fuzzy rules pick exactly the terms the real search can reach.
+  // The widest options any attempt of runSearch uses.
   const options: SearchOptions = {
-    ...SEARCH_OPTIONS,
+    ...TYPO_OPTIONS,
     combineWith: 'OR',
     tokenize: INDEX_OPTIONS.tokenize,
     processTerm: INDEX_OPTIONS.processTerm,
@@ -108,12 +118,16 @@ export class ShardedIndex {
   }
 
   /** The results of `q` in `context` ('all' for the whole site), best first. */
-  async search(q: string, context: string): Promise<SearchResult[]> {
+  async search(query: string, context: string): Promise<SearchResult[]> {
+    const q = mendSwaps(query, (term) => this.chunkOf.has(term))
     await this.load(this.chunksFor(q))
     const wanted = this.root.contexts.indexOf(context)
     const filter =
       wanted === -1 ? undefined : (result: SearchResult) => this.root.context[result.id] === wanted
-    return runSearch(this.index!, q, filter)
+    const reference = this.root.reference ?? []
+    const weight = (id: number) =>
+      reference.some(([first, last]) => id >= first && id <= last) ? REFERENCE_WEIGHT : 1
+    return runSearch(this.index!, q, filter, reference.length ? weight : undefined)
   }
 
   /**

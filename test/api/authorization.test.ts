@@ -10,6 +10,7 @@ import { selectRows } from '../../api/orm.ts'
 import { applyOrder, selectPage } from '../../api/pagination.ts'
 import { definePlugin, defineRoute, Reply } from '../../api/plugin.ts'
 import avatars from '../../plugins/avatars/index.ts'
+import groups from '../../plugins/groups/index.ts'
 import permissionsPlugin, {
   canAccess,
   highestPermissionRows,
@@ -19,6 +20,7 @@ import permissionsPlugin, {
   UPDATE,
 } from '../../plugins/permissions/index.ts'
 import roles from '../../plugins/roles/index.ts'
+import secrets from '../../plugins/secrets/index.ts'
 import settings from '../../plugins/settings/index.ts'
 import users from '../../plugins/users/index.ts'
 import { startTestApi, testAuthPlugin } from '../helpers/api.ts'
@@ -147,7 +149,18 @@ const BOB = '00000000-0000-4000-8000-00000000000b'
 
 const start = async (t: ExecutionContext) => {
   const api = await startTestApi(t, {
-    plugins: [settings, roles, avatars, users, permissionsPlugin, testAuthPlugin, probe],
+    // The groups plugin owns the views of memberships that the permissions plugin reads.
+    plugins: [
+      settings,
+      roles,
+      avatars,
+      users,
+      permissionsPlugin,
+      secrets,
+      groups,
+      testAuthPlugin,
+      probe,
+    ],
   })
   const sql = (text: string, values: unknown[] = []) => query(api.app.database.url, text, values)
   await sql(`create table probe_items (id uuid primary key, name text not null,

@@ -1,5 +1,5 @@
 // The import graph keeps the plugin boundaries: a plugin reaches another only through that
-// plugin's index.ts and only when its `dependsOn` names it; the core imports nothing from the
+// plugin's index.ts and only when its `dependsOn` or `reads` names it; the core imports nothing from the
 // plugins except where the plugin list is assembled.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
@@ -29,8 +29,10 @@ const importsOf = (file: string): string[] => {
 
 const pluginOf = (path: string) => /^plugins\/([^/]+)\//.exec(path)?.[1]
 
-test('plugins import other plugins only through index.ts, and only those they depend on', (t) => {
-  const dependsOn = new Map(plugins.map((plugin) => [plugin.name, plugin.dependsOn ?? []]))
+test('plugins import other plugins only through index.ts, and only those they depend on or read', (t) => {
+  const dependsOn = new Map(
+    plugins.map((plugin) => [plugin.name, [...(plugin.dependsOn ?? []), ...(plugin.reads ?? [])]]),
+  )
   const folderToName = new Map<string, string>()
   for (const file of sources(join(root, 'plugins'))) {
     const folder = pluginOf(relative(root, file))
@@ -52,7 +54,9 @@ test('plugins import other plugins only through index.ts, and only those they de
       const ownName = folderToName.get(own) ?? own
       const otherName = folderToName.get(other) ?? other
       if (!dependsOn.get(ownName)?.includes(otherName))
-        problems.push(`${from} imports plugin "${otherName}" that "${ownName}" does not depend on`)
+        problems.push(
+          `${from} imports plugin "${otherName}" that "${ownName}" neither depends on nor reads`,
+        )
     }
   }
   t.deepEqual(problems, [])

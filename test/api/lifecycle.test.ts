@@ -11,7 +11,7 @@ import { pino } from 'pino'
 import { z } from 'zod'
 import { bootApp, shutdownApp } from '../../api/app.ts'
 import { loadConfig } from '../../api/config.ts'
-import { migrationsList } from '../../api/migrations/index.ts'
+import { allMigrations } from '../../api/orm.ts'
 import { definePlugin, defineRoute } from '../../api/plugin.ts'
 import { listen } from '../../api/server.ts'
 import { loadServerKey, ServerKeyError } from '../../api/server-key.ts'
@@ -138,7 +138,9 @@ test('api openapi prints the document; api healthcheck reports and exits 0 when 
   const migrate = spawnSync(process.execPath, [bin, 'migrate'], { env, encoding: 'utf8' })
   t.is(
     migrate.stdout.trim(),
-    `applied: ${migrationsList.map((migration) => migration.name).join(', ')}`,
+    `applied: ${allMigrations(plugins)
+      .map((migration) => migration.name)
+      .join(', ')}`,
   )
   const after = spawnSync(process.execPath, [bin, 'healthcheck'], { env, encoding: 'utf8' })
   t.is(after.status, 0, after.stdout)

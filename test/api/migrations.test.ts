@@ -2,8 +2,8 @@
 // a second run applies nothing.
 import test from 'ava'
 import pg from 'pg'
-import { migrationsList } from '../../api/migrations/index.ts'
-import { createOrm, migrate } from '../../api/orm.ts'
+import { allMigrations, createOrm, migrate } from '../../api/orm.ts'
+import { plugins } from '../../plugins/index.ts'
 import { createTestDatabase } from '../helpers/database.ts'
 
 const TABLES = [
@@ -17,6 +17,7 @@ const TABLES = [
   'gpgkeys',
   'groups',
   'groups_users',
+  'mail_queue',
   'metadata_keys',
   'metadata_private_keys',
   'metadata_session_keys',
@@ -24,23 +25,29 @@ const TABLES = [
   'organization_settings',
   'permissions',
   'profiles',
+  'rbacs',
   'resource_types',
   'resources',
   'resources_tags',
   'roles',
+  'scheduled_jobs',
+  'secret_revisions',
   'secrets',
   'sessions',
   'tags',
+  'throttles',
+  'transfers',
+  'ui_actions',
   'users',
 ]
 
 test('migrating an empty database creates the whole schema once', async (t) => {
   const url = await createTestDatabase(t)
-  const orm = await createOrm({ url, entities: [] })
+  const orm = await createOrm({ url, entities: [], migrations: allMigrations(plugins) })
   t.teardown(() => orm.close())
   t.deepEqual(
     await migrate(orm),
-    migrationsList.map((migration) => migration.name),
+    allMigrations(plugins).map((migration) => migration.name),
     'every migration, in order',
   )
   t.deepEqual(await migrate(orm), [], 'nothing left to apply')
@@ -49,16 +56,24 @@ test('migrating an empty database creates the whole schema once', async (t) => {
   await client.connect()
   t.teardown(() => client.end())
   const tables = await client.query(
-    "select table_name from information_schema.tables where table_schema = 'public' order by 1",
+    "select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1",
   )
   t.deepEqual(
     tables.rows.map((r) => r.table_name),
     TABLES,
   )
+  // What plugins declare for others to read.
+  const views = await client.query(
+    "select table_name from information_schema.views where table_schema = 'public' order by 1",
+  )
+  t.deepEqual(
+    views.rows.map((r) => r.table_name),
+    ['group_members', 'group_records', 'resource_records'],
+  )
   const roles = await client.query('select name from roles order by name')
   t.deepEqual(
     roles.rows.map((r) => r.name),
-    ['admin', 'guest', 'root', 'user'],
+    ['admin', 'guest', 'user'],
   )
   const indexes = await client.query("select indexname from pg_indexes where schemaname = 'public'")
   const names = indexes.rows.map((r) => r.indexname)

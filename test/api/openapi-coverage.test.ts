@@ -8,123 +8,6 @@ import type { Route } from '../../api/plugin.ts'
 import { assemblePlugins } from '../../api/plugin-loader.ts'
 import { plugins } from '../../plugins/index.ts'
 
-/**
- * Routes that do not declare a `response` schema yet (their success body is documented as any
- * JSON). The list may only shrink: a route added without one fails, and so does an entry whose
- * route has gained one (remove it).
- */
-const PENDING_RESPONSE_SCHEMAS = new Set<string>([
-  'SettingsIndex.index GET /settings.json',
-  'PermissionsView.viewAcoPermissions GET /permissions/resource/{id}.json',
-  'ResourceTypesIndex.index GET /resource-types.json',
-  'ResourceTypesView.view GET /resource-types/{id}.json',
-  'ResourceTypesDelete.delete DELETE /resource-types/{id}.json',
-  'ResourceTypesUpdate.update PUT /resource-types/{id}.json',
-  'SecretsView.view GET /secrets/resource/{resourceId}.json',
-  'SecretRevisionsSettingsGet.get GET /secret-revisions/settings.json',
-  'FavoritesAdd.add POST /favorites/resource/{resourceId}.json',
-  'FavoritesDelete.delete DELETE /favorites/{id}.json',
-  'TagsIndex.index GET /tags.json',
-  'ResourcesTagsAdd.addPost POST /tags/{id}.json',
-  'TagsUpdate.update PUT /tags/{id}.json',
-  'TagsDelete.delete DELETE /tags/{id}.json',
-  'CommentsView.view GET /comments/resource/{resourceId}.json',
-  'CommentsAdd.addPost POST /comments/resource/{resourceId}.json',
-  'CommentsUpdate.update PUT /comments/{id}.json',
-  'CommentsDelete.delete DELETE /comments/{id}.json',
-  'MetadataTypesSettingsGet.get GET /metadata/types/settings.json',
-  'MetadataKeysSettingsGet.get GET /metadata/keys/settings.json',
-  'MetadataSettingsSetup.get GET /metadata/setup/settings.json',
-  'MetadataSettingsGetStarted.get GET /metadata/settings/getting-started.json',
-  'MetadataKeysIndex.index GET /metadata/keys.json',
-  'ResourcesIndex.index GET /resources.json',
-  'ResourcesView.view GET /resources/{id}.json',
-  'ResourcesAdd.add POST /resources.json',
-  'ResourcesUpdate.update PUT /resources/{id}.json',
-  'ResourcesUpdate.update POST /resources/{id}.json',
-  'ResourcesDelete.delete DELETE /resources/{id}.json',
-  'Share.update PUT /share/resource/{id}.json',
-  'Share.update POST /share/resource/{id}.json',
-  'ShareSimulate.simulate POST /share/simulate/resource/{id}.json',
-  'ShareSearch.searchArosToShareWith GET /share/search-aros.json',
-  'FoldersIndex.index GET /folders.json',
-  'FoldersView.view GET /folders/{id}.json',
-  'FoldersCreate.create POST /folders.json',
-  'FoldersUpdate.update PUT /folders/{id}.json',
-  'FoldersUpdate.update POST /folders/{id}.json',
-  'FoldersDelete.delete DELETE /folders/{id}.json',
-  'FoldersShare.share PUT /share/folder/{id}.json',
-  'FoldersShare.share POST /share/folder/{id}.json',
-  'ShareSimulate.simulate POST /share/simulate/folder/{id}.json',
-  'FoldersRelationsMove.move PUT /move/resource/{id}.json',
-  'FoldersRelationsMove.move POST /move/resource/{id}.json',
-  'FoldersRelationsMove.move PUT /move/folder/{id}.json',
-  'FoldersRelationsMove.move POST /move/folder/{id}.json',
-  'AuthLogin.loginPost POST /auth/verify.json',
-  'AuthLogin.loginPost POST /auth/login.json',
-  'AuthIsAuthenticated.isAuthenticated GET /auth/is-authenticated.json',
-  'AuthLogout.logout POST /auth/logout.json',
-  'AuthLogout.logout GET /auth/logout.json',
-  'JwtJwks.jwks GET /auth/jwt/jwks.json',
-  'JwtLogin.loginPost POST /auth/jwt/login.json',
-  'JwtRefresh.refreshPost POST /auth/jwt/refresh.json',
-  'JwtLogout.logoutPost POST /auth/jwt/logout.json',
-  'TotpVerifyGet.get GET /mfa/verify/totp.json',
-  'TotpVerifyPost.post POST /mfa/verify/totp.json',
-  'YubikeyVerifyGet.get GET /mfa/verify/yubikey.json',
-  'YubikeyVerifyPost.post POST /mfa/verify/yubikey.json',
-  'MfaVerifyAjaxError.get GET /mfa/verify/error.json',
-  'MfaVerifyAjaxError.get POST /mfa/verify/error.json',
-  'MfaVerifyAjaxError.get PUT /mfa/verify/error.json',
-  'MfaVerifyAjaxError.get DELETE /mfa/verify/error.json',
-  'MfaSetupSelect.get GET /mfa/setup/select.json',
-  'TotpSetupGet.get GET /mfa/setup/totp.json',
-  'TotpSetupPost.post POST /mfa/setup/totp.json',
-  'YubikeySetupPost.post POST /mfa/setup/yubikey.json',
-  'TotpSetupDelete.delete DELETE /mfa/setup/totp.json',
-  'YubikeySetupDelete.delete DELETE /mfa/setup/yubikey.json',
-  'MfaUserSettingsDisable.delete DELETE /mfa/setup/{userId}.json',
-  'MfaOrgSettingsGet.get GET /mfa/settings.json',
-  'MfaOrgSettingsPost.post PUT /mfa/settings.json',
-  'MfaOrgSettingsPost.post POST /mfa/settings.json',
-  'SetupStart.start GET /setup/start/{userId}/{tokenId}.json',
-  'SetupComplete.complete PUT /setup/complete/{userId}.json',
-  'RecoverComplete.complete PUT /setup/recover/complete/{userId}.json',
-  'SetupComplete.complete POST /setup/complete/{userId}.json',
-  'RecoverComplete.complete POST /setup/recover/complete/{userId}.json',
-  'UsersRecover.post POST /users/recover.json',
-  'RecoverStart.start GET /setup/recover/start/{userId}/{tokenId}.json',
-  'RecoverAbort.post POST /setup/recover/abort/{userId}.json',
-  'AccountSettingsIndex.index GET /account/settings.json',
-  'ThemesIndex.index GET /account/settings/themes.json',
-  'ThemesSelect.select POST /account/settings/themes.json',
-  'OrganizationLocalesSelect.select POST /locale/settings.json',
-  'AccountLocalesSelect.select POST /account/settings/locales.json',
-  'PasswordPoliciesSettingsGet.get GET /password-policies/settings.json',
-  'PasswordGeneratorSettings.redirect GET /password-generator/settings.json',
-  'PasswordPoliciesSettingsPost.post POST /password-policies/settings.json',
-  'PasswordPoliciesSettingsPost.post PUT /password-policies/settings.json',
-  'UserPassphrasePoliciesSettingsGet.get GET /user-passphrase-policies/settings.json',
-  'UserPassphrasePoliciesSettingsPost.post POST /user-passphrase-policies/settings.json',
-  'UserPassphrasePoliciesSettingsPost.post PUT /user-passphrase-policies/settings.json',
-  'PasswordExpirySettingsGet.get GET /password-expiry/settings.json',
-  'PasswordExpirySettingsSet.post POST /password-expiry/settings.json',
-  'PasswordExpirySettingsSet.post PUT /password-expiry/settings.json',
-  'PasswordExpirySettingsDelete.delete DELETE /password-expiry/settings/{id}.json',
-  'NotificationOrgSettingsGet.get GET /settings/emails/notifications.json',
-  'NotificationOrgSettingsPost.post POST /settings/emails/notifications.json',
-  'SmtpSettingsGet.get GET /smtp/settings.json',
-  'SmtpSettingsPost.post POST /smtp/settings.json',
-  'SmtpSettingsPost.post PUT /smtp/settings.json',
-  'SmtpSettingsEmail.sendTestEmail POST /smtp/email.json',
-  'SelfRegistrationGetSettings.getSettings GET /self-registration/settings.json',
-  'SelfRegistrationSetSettings.setSettings POST /self-registration/settings.json',
-  'SelfRegistrationSetSettings.setSettings PUT /self-registration/settings.json',
-  'SelfRegistrationDeleteSettings.deleteSettings DELETE /self-registration/settings/{id}.json',
-  'SelfRegistrationDryRun.dryRun POST /self-registration/dry-run.json',
-  'UsersRegister.registerPost POST /users/register.json',
-])
-
 const assembled = assemblePlugins(plugins)
 const document = buildOpenApi(assembled) as unknown as {
   paths: Record<string, Record<string, Operation>>
@@ -252,7 +135,7 @@ test('every response the route can give is documented with an example envelope',
   }
 })
 
-test('success bodies are documented by a response schema, with an example it accepts', (t) => {
+test('every operation declares its response schema (binary answers their media type), with an example it accepts', (t) => {
   const lacking: string[] = []
   const refused: string[] = []
   for (const { route } of documented) {
@@ -263,13 +146,101 @@ test('success bodies are documented by a response schema, with an example it acc
     }
     const success = operationOf(route).responses['200'].content['application/json']
     if (!route.response) {
-      if (!PENDING_RESPONSE_SCHEMAS.has(key)) lacking.push(key)
+      lacking.push(key)
       continue
     }
-    t.false(PENDING_RESPONSE_SCHEMAS.has(key), `${key} has a response schema now: unlist it`)
     const parsed = route.response.safeParse(success.example?.body)
     if (!parsed.success) refused.push(`${key}: ${issuesOf(parsed.error)}`)
   }
   t.deepEqual(refused, [], 'give these fields an example: `.meta({ examples: [...] })`')
   t.deepEqual(lacking, [], 'declare a `response` schema on these routes')
+})
+
+type JsonSchema = { [key: string]: unknown }
+
+/** Keys that only describe a schema: a node with nothing else accepts any value. */
+const WORDS = new Set(['description', 'example', 'examples', 'default', 'title', 'deprecated'])
+
+/**
+ * The places in a request schema that say nothing of the value (any JSON accepted): a node with
+ * no type, or an object with neither properties nor a typed `additionalProperties`. A loose
+ * object's `additionalProperties: {}` is not one: its fields are typed, the rest passes through.
+ */
+const untypedLeaves = (node: unknown, at: string): string[] => {
+  if (node === true || node === undefined) return [at || '(body)']
+  if (typeof node !== 'object' || node === null) return []
+  const schema = node as JsonSchema
+  if (schema.$ref) return []
+  if (Object.keys(schema).every((key) => WORDS.has(key))) return [at || '(body)']
+  const found: string[] = []
+  for (const key of ['anyOf', 'oneOf', 'allOf'])
+    for (const [index, option] of ((schema[key] as unknown[]) ?? []).entries())
+      found.push(...untypedLeaves(option, `${at}|${key}${index}`))
+  for (const [name, value] of Object.entries((schema.properties as JsonSchema) ?? {}))
+    found.push(...untypedLeaves(value, `${at}.${name}`))
+  if (schema.type === 'array') found.push(...untypedLeaves(schema.items, `${at}[]`))
+  const extra = schema.additionalProperties
+  if (typeof extra === 'object' && extra !== null && Object.keys(extra).length > 0)
+    found.push(...untypedLeaves(extra, `${at}{}`))
+  if (schema.type === 'object' && !schema.properties && !(typeof extra === 'object' && extra))
+    found.push(`${at || '(body)'} (an object of anything)`)
+  return found
+}
+
+/**
+ * Request bodies not typed to their leaves yet, each named: their plugins' rows are still read
+ * by hand. The list only shrinks; a route leaves it once its body schema types every field.
+ */
+const UNTYPED_BODIES_LEFT = new Set([
+  'PUT /users/{id}.json',
+  'POST /users/{id}.json',
+  'POST /groups.json',
+  'POST /mfa/verify/totp.json',
+  'POST /mfa/verify/yubikey.json',
+  'POST /mfa/setup/totp.json',
+  'POST /mfa/setup/yubikey.json',
+  'PUT /mfa/settings.json',
+  'POST /mfa/settings.json',
+  'POST /account/settings/themes.json',
+  'POST /locale/settings.json',
+  'POST /account/settings/locales.json',
+])
+
+test('every request body is typed to its leaves (binary uploads declare their media type)', (t) => {
+  const untyped: string[] = []
+  for (const { route } of documented) {
+    const content = operationOf(route).requestBody?.content as
+      | Record<string, { schema?: unknown }>
+      | undefined
+    if (!content) continue
+    for (const [type, { schema }] of Object.entries(content)) {
+      if (type !== 'application/json') continue
+      const leaves = untypedLeaves(schema, '')
+      if (leaves.length && !UNTYPED_BODIES_LEFT.has(name(route)))
+        untyped.push(`${name(route)}: ${leaves.join(', ')}`)
+    }
+  }
+  t.deepEqual(untyped, [], 'type these fields in the route’s body schema')
+  const stillUntyped = [...UNTYPED_BODIES_LEFT].filter((key) => {
+    const route = documented.find(({ route }) => name(route) === key)?.route
+    const schema = route && operationOf(route).requestBody?.content['application/json']
+    return schema && untypedLeaves((schema as { schema?: unknown }).schema, '').length > 0
+  })
+  t.deepEqual(
+    [...UNTYPED_BODIES_LEFT].filter((key) => !stillUntyped.includes(key)),
+    [],
+    'these are typed now: take them off UNTYPED_BODIES_LEFT',
+  )
+  for (const key of [
+    'PUT /share/resource/{id}.json',
+    'POST /share/simulate/resource/{id}.json',
+    'PUT /share/folder/{id}.json',
+    'POST /share/simulate/folder/{id}.json',
+    'PUT /groups/{id}.json',
+    'PUT /groups/{id}/dry-run.json',
+    'PUT /resource-types/{id}.json',
+    'POST /tags/{id}.json',
+    'PUT /tags/{id}.json',
+  ])
+    t.false(UNTYPED_BODIES_LEFT.has(key), key)
 })

@@ -1,6 +1,7 @@
 // Plugin assembly: dependency order, and clear errors for missing, disabled or cyclic
 // dependencies and for routes without an access rule or declared twice.
 import test from 'ava'
+import type { AuthUser } from '../../api/auth/user.ts'
 import { definePlugin, defineRoute, type Plugin } from '../../api/plugin.ts'
 import { assemblePlugins, PluginError } from '../../api/plugin-loader.ts'
 import { plugins } from '../../plugins/index.ts'
@@ -121,4 +122,75 @@ test('the shipped plugins assemble, and disabling one removes its routes and its
     (await withoutFlags.request('/settings.json')).json.body.passbolt.plugins.probeFlag,
     undefined,
   )
+})
+
+test('a handler of an authenticated route gets its caller, never undefined; a public one may get none', async (t) => {
+  const seen: (string | undefined)[] = []
+  const typed = definePlugin({
+    name: 'typed',
+    routes: [
+      defineRoute({
+        method: 'GET',
+        path: '/typed/user.json',
+        action: 'Typed.user',
+        summary: 'user',
+        auth: 'user',
+        permission: 'none',
+        handler: ({ user }) => {
+          // Compiles only because the caller of a `user` route is never undefined.
+          const id: string = user.id
+          seen.push(id)
+          return null
+        },
+      }),
+      defineRoute({
+        method: 'GET',
+        path: '/typed/public.json',
+        action: 'Typed.public',
+        summary: 'public',
+        auth: 'public',
+        permission: 'none',
+        handler: ({ user }) => {
+          // @ts-expect-error a guest calls a public route: the caller may be undefined
+          const id: string = undefined as typeof user extends AuthUser ? never : typeof user
+          return user?.id ?? id ?? null
+        },
+      }),
+    ],
+  })
+  const api = await startTestApi(t, { plugins: [...plugins, testAuthPlugin, typed] })
+  t.is((await api.request('/typed/user.json')).status, 401)
+  t.deepEqual(seen, [], 'a guest never reaches the handler of a user route')
+  t.is((await api.request('/typed/user.json', { role: 'user' })).status, 200)
+  t.deepEqual(seen, ['00000000-0000-4000-8000-000000000002'])
+  t.is((await api.request('/typed/public.json')).json.body, null)
+  t.is(
+    (await api.request('/typed/public.json', { role: 'user' })).json.body,
+    '00000000-0000-4000-8000-000000000002',
+  )
+})
+
+test('a plugin may read a disabled plugin: it boots, and the contains that plugin lends go with it', (t) => {
+  const lent = {
+    ...route('/items.json', 'user'),
+    query: { contain: { own: {}, stars: { plugin: 'stars', load: async () => {} } } },
+  }
+  const reader = definePlugin({ name: 'items', reads: ['stars'], routes: [lent] })
+  const stars = plugin('stars')
+  const both = assemblePlugins([reader, stars])
+  t.deepEqual(
+    both.map((p) => p.name),
+    ['stars', 'items'],
+    'an enabled plugin it reads starts first',
+  )
+  t.deepEqual(Object.keys(both[1].routes?.[0].query?.contain ?? {}), ['own', 'stars'])
+  const alone = assemblePlugins([reader, stars], ['stars'])
+  t.deepEqual(
+    alone.map((p) => p.name),
+    ['items'],
+  )
+  t.deepEqual(Object.keys(alone[0].routes?.[0].query?.contain ?? {}), ['own'])
+  t.throws(() => assemblePlugins([definePlugin({ name: 'a', reads: ['ghost'] })]), {
+    message: 'plugin "a" reads unknown plugin "ghost"',
+  })
 })

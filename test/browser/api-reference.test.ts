@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import test from 'ava'
 import { build } from '../../cli/build.ts'
-import { type RunningServer, startServer } from '../../cli/serve.ts'
+import { type RunningServer, startServer } from '../../cli/serve/serve.ts'
 import { startTestApi } from '../helpers/api.ts'
 import { closeBrowser, hydrated, newPage } from '../helpers/browser.ts'
 import { TestClient } from '../helpers/client.ts'
@@ -145,7 +145,6 @@ test('a copied curl command runs against a fresh server and succeeds', async (t)
   t.deepEqual(response.body.map((role: { name: string }) => role.name).sort(), [
     'admin',
     'guest',
-    'root',
     'user',
   ])
   for (const role of response.body) t.deepEqual(await clientValidation('RoleEntity', role), {})

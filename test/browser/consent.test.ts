@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net'
 import test, { type ExecutionContext } from 'ava'
 import type { Page } from 'playwright-core'
 import { build } from '../../cli/build.ts'
-import { startServer } from '../../cli/serve.ts'
+import { startServer } from '../../cli/serve/serve.ts'
 import { closeBrowser, newPage } from '../helpers/browser.ts'
 import { baseConfig, createSite, doc } from '../helpers/site.ts'
 

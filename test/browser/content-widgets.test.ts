@@ -35,6 +35,9 @@ test('tabs switch by click and keyboard, keep their group in step, and remember 
   await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Second page')
   await page.goBack()
   await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Tabs page')
+  // The page's islands mount after its content shows (their code loads on demand): the tab
+  // list applies the remembered choice once mounted.
+  await page.getByRole('tab', { name: 'Red Hat', selected: true }).first().waitFor()
   t.true(await visible('Red Hat service file.'))
   t.false(await visible('Debian service file.'))
 })

@@ -2,7 +2,7 @@
 // page load, scroll kept); a change to what every page shows (a sidebar) reloads the page.
 import test from 'ava'
 import type { Page } from 'playwright-core'
-import { startServer } from '../../cli/serve.ts'
+import { startServer } from '../../cli/serve/serve.ts'
 import { closeBrowser, hydrated, newPage } from '../helpers/browser.ts'
 import { createSite, doc } from '../helpers/site.ts'
 

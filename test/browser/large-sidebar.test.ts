@@ -2,7 +2,7 @@
 // around it, the browser fills in the rest from the sidebar's JSON without a hydration error.
 import test from 'ava'
 import { build } from '../../cli/build.ts'
-import { type RunningServer, startServer } from '../../cli/serve.ts'
+import { type RunningServer, startServer } from '../../cli/serve/serve.ts'
 import { FULL_SIDEBAR_LIMIT } from '../../templates/Sidebar.tsx'
 import { closeBrowser, hydrated, newPage } from '../helpers/browser.ts'
 import { Cleanups, createSite, doc, type TestSite } from '../helpers/site.ts'

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import test from 'ava'
 import type { Page } from 'playwright-core'
-import { createStaticHandler } from '../../cli/static-server.ts'
+import { createStaticHandler } from '../../cli/serve/static-server.ts'
 import { closeBrowser, hydrated, newPage } from '../helpers/browser.ts'
 import { type ServedSite, serveSitesForFile } from '../helpers/docs-site.ts'
 

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import test from 'ava'
 import { build } from '../../cli/build.ts'
-import { type RunningServer, startServer } from '../../cli/serve.ts'
+import { type RunningServer, startServer } from '../../cli/serve/serve.ts'
 import { closeBrowser, newPage } from '../helpers/browser.ts'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))

@@ -2,7 +2,7 @@
 // limits in words, allowed values, and `oneOf` variants (v4 and v5 resources) as open branches.
 import test from 'ava'
 import { renderToStaticMarkup } from 'react-dom/server'
-import type { JsonSchema } from '../../cli/api-reference/openapi-types.ts'
+import type { JsonSchema } from '../../model/openapi.ts'
 import { curlCommand } from '../../templates/api/curl.ts'
 import { constraintsOf, typeLabel, unwrapNullable } from '../../templates/api/describe-schema.ts'
 import { SchemaTree } from '../../templates/api/SchemaTree.tsx'

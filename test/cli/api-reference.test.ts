@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import test from 'ava'
 import { build } from '../../cli/build.ts'
-import { startServer } from '../../cli/serve.ts'
+import { startServer } from '../../cli/serve/serve.ts'
 import { baseConfig, baseSidebars, createSite, doc } from '../helpers/site.ts'
 
 const openapiModule = fileURLToPath(new URL('../../api/openapi.ts', import.meta.url))

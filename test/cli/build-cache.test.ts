@@ -7,7 +7,7 @@ import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import test from 'ava'
 import { build } from '../../cli/build.ts'
-import { pipelineFiles, pipelineKey, templateFiles } from '../../cli/build-cache.ts'
+import { pipelineFiles, pipelineKey, templateFiles } from '../../cli/cache/code-keys.ts'
 import { baseConfig, createSite, doc, type TestSite } from '../helpers/site.ts'
 
 const docs: Record<string, string> = {
@@ -158,7 +158,7 @@ test('many pages to write with every doc from the cache: render workers write th
   t.deepEqual(tree(site.out), tree(coldDir), 'byte for byte a cold build')
 })
 
-test('the cache keys cover the code of every Markdown step and every template', (t) => {
+test('the cache keys cover the code of every Markdown step, every template and the shared model', (t) => {
   const repo = fileURLToPath(new URL('../../', import.meta.url))
   const below = (dir: string) =>
     (
@@ -170,22 +170,23 @@ test('the cache keys cover the code of every Markdown step and every template', 
       .filter((entry) => entry.isFile())
       .map((entry) => join(entry.parentPath, entry.name))
   const pipeline = new Set(pipelineFiles())
-  const cli = ['markdown.ts', 'front-matter.ts', 'content.ts'].map((name) =>
-    join(repo, 'cli', name),
+  const cli = ['markdown/site-plugins.ts', 'content/front-matter.ts', 'content/content.ts'].map(
+    (name) => join(repo, 'cli', name),
   )
   for (const file of [...below('cli/markdown'), ...cli])
     t.true(pipeline.has(file), `${relative(repo, file)} is part of the pipeline key`)
   const templates = new Set(templateFiles())
-  for (const file of below('templates'))
+  for (const file of [...below('templates'), ...below('model')])
     t.true(templates.has(file), `${relative(repo, file)} is part of the templates key`)
   t.true(
     pipeline.has(join(repo, 'package-lock.json')) && templates.has(join(repo, 'package-lock.json')),
   )
 })
 
-test('the pipeline key follows the base URL and the folder of the docs', (t) => {
-  const key = pipelineKey({ baseUrl: '/docs/', docsDir: '/a' })
-  t.is(pipelineKey({ baseUrl: '/docs/', docsDir: '/a' }), key)
-  t.not(pipelineKey({ baseUrl: '/handbook/', docsDir: '/a' }), key)
-  t.not(pipelineKey({ baseUrl: '/docs/', docsDir: '/b' }), key)
+test('the pipeline key follows the base URL, the folder of the docs and the site plugins', (t) => {
+  const key = pipelineKey({ baseUrl: '/docs/', docsDir: '/a', plugins: 'p' })
+  t.is(pipelineKey({ baseUrl: '/docs/', docsDir: '/a', plugins: 'p' }), key)
+  t.not(pipelineKey({ baseUrl: '/handbook/', docsDir: '/a', plugins: 'p' }), key)
+  t.not(pipelineKey({ baseUrl: '/docs/', docsDir: '/b', plugins: 'p' }), key)
+  t.not(pipelineKey({ baseUrl: '/docs/', docsDir: '/a', plugins: 'q' }), key)
 })

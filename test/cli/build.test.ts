@@ -2,7 +2,8 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import test from 'ava'
-import { build, SiteBuilder } from '../../cli/build.ts'
+import { build } from '../../cli/build.ts'
+import { SiteBuilder } from '../../cli/builder/site-builder.ts'
 import { BuildFailedError } from '../../cli/errors.ts'
 import { createSite, doc } from '../helpers/site.ts'
 
@@ -44,7 +45,9 @@ test('every doc gets index.html and page-data.json at its trailing-slash route',
 test('assets get content-hashed names and pages link to them', async (t) => {
   const site = createSite(t, guide)
   await build({ root: site.root, outDir: site.out, workers: 1 })
-  const [css] = readdirSync(join(site.out, 'docs/assets/css'))
+  const css = readdirSync(join(site.out, 'docs/assets/css')).find((file) =>
+    file.startsWith('styles.'),
+  )!
   const js = readdirSync(join(site.out, 'docs/assets/js')).find((file) => file.startsWith('main.'))!
   t.regex(css, /^styles\.[0-9a-f]{8}\.css$/)
   t.regex(js, /^main\.[0-9A-Z]{8}\.js$/)

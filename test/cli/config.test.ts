@@ -1,6 +1,6 @@
 // Site configuration: validated at load, with one error per bad field naming the file.
 import test from 'ava'
-import { resolveConfig } from '../../cli/config.ts'
+import { resolveConfig } from '../../cli/config/config.ts'
 import { BuildFailedError, DocsError } from '../../cli/errors.ts'
 import { baseConfig, createSite } from '../helpers/site.ts'
 

@@ -1,6 +1,6 @@
 // Front matter: defaults, and errors that name the file, the line and the field.
 import test from 'ava'
-import { parseSource } from '../../cli/front-matter.ts'
+import { parseSource } from '../../cli/content/front-matter.ts'
 
 const messages = (source: string) =>
   parseSource('content/docs/a.md', source).diagnostics.map(

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import test from 'ava'
 import { build } from '../../cli/build.ts'
-import { readLastUpdated } from '../../cli/git.ts'
+import { readLastUpdated } from '../../cli/content/git.ts'
 import { createSite, doc } from '../helpers/site.ts'
 
 const git = (cwd: string, args: string[], date?: string) =>

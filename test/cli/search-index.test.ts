@@ -14,11 +14,13 @@ import {
   SEARCH_DIR,
   SearchIndex,
   toDocuments,
-} from '../../cli/search-index.ts'
-import { SearchJob } from '../../cli/search-job.ts'
+} from '../../cli/search/search-index.ts'
+import { SearchJob } from '../../cli/search/search-job.ts'
+import { guideLabel, sharedTitles } from '../../templates/client/search-client.ts'
 import {
   INDEX_OPTIONS,
   matchType,
+  mendSwaps,
   processTerm,
   runSearch,
   type SearchDocument,
@@ -373,5 +375,98 @@ test('the search job writes the index files into the output, and its snapshot by
     (deserialize(readFileSync(join(dir, 'cache', 'search-index.bin'))) as { snapshot: unknown })
       .snapshot,
     fresh.snapshot(),
+  )
+})
+
+/** An index of `pages` in memory, read through the sharded index as the browser reads it. */
+const shardedOf = (pages: Parameters<SearchIndex['setPages']>[0], reference?: string[]) => {
+  const search = new SearchIndex({ baseUrl: '/docs/', version: 'current', ignore: [], reference })
+  search.setPages(pages)
+  const { files, manifest } = search.files()
+  const root = JSON.parse(files.get(manifest.versions.current.split('/').at(-1)!)!)
+  return new ShardedIndex(root, async (file) => JSON.parse(files.get(file)!))
+}
+
+const routesOf = async (index: ShardedIndex, q: string) => {
+  const results = await index.search(q, ALL_CONTEXT)
+  const stored = await index.stored(results.map((r) => r.id))
+  return results.map((r) => `${stored.get(r.id)!.u}#${stored.get(r.id)!.h}`)
+}
+
+const mailPages = [
+  {
+    route: '/docs/admin/mail/',
+    title: 'Mail',
+    breadcrumbs: ['Admin guide'],
+    sections: [
+      { id: '', heading: '', text: 'Keyward mails users.' },
+      {
+        id: 'server',
+        heading: 'Server',
+        text: 'Save the SMTP server settings of the organisation.',
+      },
+    ],
+  },
+  {
+    route: '/docs/hosting/https/',
+    title: 'HTTPS',
+    breadcrumbs: ['Hosting guide'],
+    sections: [{ id: '', heading: '', text: 'Serve the API over http with TLS.' }],
+  },
+  {
+    route: '/docs/api/',
+    title: 'API reference',
+    breadcrumbs: ['API guide'],
+    sections: [
+      { id: '', heading: '', text: 'Every operation.' },
+      { id: 'post-smtp', heading: 'POST /smtp: Save the SMTP server settings', text: 'settings' },
+    ],
+  },
+]
+
+test('a guide page ranks above an API operation with the same words', async (t) => {
+  const weighted = shardedOf(mailPages, ['/docs/api/'])
+  t.deepEqual((await routesOf(weighted, 'smtp server settings')).slice(0, 2), [
+    '/docs/admin/mail/#server',
+    '/docs/api/#post-smtp',
+  ])
+  // Without the reference named, the operation's heading wins: the weight is what orders them.
+  const plain = shardedOf(mailPages)
+  t.is((await routesOf(plain, 'smtp server settings'))[0], '/docs/api/#post-smtp')
+})
+
+test('two typos in a word of four letters or more are found; a swap is mended first', async (t) => {
+  const index = shardedOf(mailPages, ['/docs/api/'])
+  const smtp = ['/docs/admin/mail/#server', '/docs/api/#post-smtp']
+  t.deepEqual((await routesOf(index, 'smpt')).sort(), smtp, 'swapped letters')
+  t.deepEqual((await routesOf(index, 'sxtq')).sort(), smtp, 'two wrong letters')
+  t.is((await routesOf(index, 'smpt server'))[0], smtp[0], 'a guide first here too')
+  t.is(
+    mendSwaps('smpt server', (term) => term === 'smtp' || term === 'server'),
+    'smtp server',
+  )
+  // A word found as typed keeps its exact matches: "smtp" is two edits from "http" too, but
+  // the HTTPS page is not among its results.
+  t.false((await routesOf(index, 'smtp')).includes('/docs/hosting/https/#'))
+  t.deepEqual(await routesOf(index, 'smq'), [], 'a three-letter word takes no two typos')
+})
+
+test('results whose title another page shares are the ones that name their guide', (t) => {
+  const hit = (u: string, t: string, s = '') =>
+    ({ u, h: '', t, s, b: '', e: '', terms: [], type: 'title' }) as const
+  const a = { ...hit('/docs/admin/settings/', 'Settings'), terms: [] }
+  const b = { ...hit('/docs/user/settings/', 'settings'), terms: [] }
+  const c = { ...hit('/docs/user/other/', 'Other', 'Settings'), terms: [] }
+  const d = { ...hit('/docs/user/alone/', 'Alone'), terms: [] }
+  const e = { ...hit('/docs/user/alone/', 'Alone', 'Part'), terms: [] }
+  t.deepEqual([...sharedTitles([a, b, c, d, e])], [a, b, c])
+  t.is(
+    guideLabel(a.u, {
+      baseUrl: '/docs/',
+      workerUrl: '',
+      manifestUrl: '',
+      contexts: { admin: 'Admin guide' },
+    }),
+    'Admin guide',
   )
 })

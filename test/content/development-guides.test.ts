@@ -12,6 +12,7 @@ import test, { type ExecutionContext } from 'ava'
 import * as openpgp from 'openpgp'
 import { startTestApi, type TestApi } from '../helpers/api.ts'
 import { clientValidation } from '../helpers/client-entities.ts'
+import { createMetadataKey, generateMetadataKey, privateKeyCopy } from '../helpers/metadata.ts'
 import {
   createPassword,
   decryptAs,
@@ -49,13 +50,17 @@ const freePort = () =>
   })
 
 /** A fresh server on the address the scripts sign in to, and a team whose first member runs them. */
-const setup = async (t: ExecutionContext, names = ['ada', 'bob', 'carol', 'dave']) => {
+const setup = async (
+  t: ExecutionContext,
+  names = ['ada', 'bob', 'carol', 'dave'],
+  admin?: string,
+) => {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const api = await startTestApi(t, {
     env: { KEYWARD_PORT: String(port), KEYWARD_APP_URL: `${url}/` },
   })
-  const members = await team(api, names)
+  const members = await team(api, names, admin)
   return { api, members }
 }
 
@@ -111,6 +116,7 @@ test('the guide holds the session module and one script per walk-through', (t) =
       'delete-resource.mjs',
       'session.mjs',
       'share-resource.mjs',
+      'shared-metadata.mjs',
       'update-resource.mjs',
       'view-resources.mjs',
     ].sort(),
@@ -396,4 +402,68 @@ test('delete-resource.mjs soft-deletes the resource for everyone; a reader may n
     )
   for (const member of [ada, bob, carol])
     t.is((await member.client.fetch(`/resources/${id}.json`)).status, 404)
+})
+
+test('shared-metadata.mjs creates a resource whose metadata only the metadata key opens, and reads it back', async (t) => {
+  const { api, members } = await setup(t, ['ada', 'bob'], 'ada')
+  const [ada, bob] = members
+  const key = await generateMetadataKey()
+  const keyId = await createMetadataKey(api, ada, key)
+  await storeMetadataTypes(api, {
+    default_resource_types: 'v5',
+    allow_creation_of_v5_resources: true,
+  })
+  const id = (
+    await run(t, api, ada, 'shared-metadata.mjs', ['create', ...createArgs], {
+      RESOURCE_PASSWORD: 'pw-shared',
+    })
+  ).trim()
+  const resource = await readAs(t, ada, id)
+  t.like(resource, {
+    metadata_key_type: 'shared_key',
+    metadata_key_id: keyId,
+    resource_type_id: V5_DEFAULT,
+  })
+  t.false('name' in resource)
+  t.like(JSON.parse(await decryptAs(resource.metadata, key)), {
+    object_type: 'PASSBOLT_RESOURCE_METADATA',
+    name: 'Bank',
+    username: 'ada@example.com',
+    uris: ['https://bank.example.com'],
+  })
+  // The metadata is for the metadata key alone: the author's own key cannot open it.
+  await t.throwsAsync(() => decryptAs(resource.metadata, ada))
+  const read = await run(t, api, ada, 'shared-metadata.mjs', ['read', id])
+  t.is(read, 'Bank (ada@example.com, https://bank.example.com): pw-shared\n')
+  // A user without a copy of the metadata key is told so, and nothing is created.
+  const refused = await t.throwsAsync(() =>
+    run(t, api, bob, 'shared-metadata.mjs', ['create', ...createArgs], { RESOURCE_PASSWORD: 'x' }),
+  )
+  t.regex(String((refused as { stderr?: string })?.stderr), /no metadata key shared with this user/)
+  const [{ count }] = await sqlOf(api)('select count(*)::int as count from resources')
+  t.is(count, 1)
+  // Once an administrator shares the key with them, they read the same resource.
+  const share = await ada.client.json(`/share/resource/${id}.json`, 'PUT', {
+    permissions: [{ aro: 'User', aro_foreign_key: bob.id, type: 1 }],
+    secrets: [
+      {
+        user_id: bob.id,
+        data: await encryptFor(
+          '{"object_type":"PASSBOLT_SECRET_DATA","password":"pw-shared"}',
+          [bob],
+          ada,
+        ),
+      },
+    ],
+  })
+  t.is(share.status, 200, share.text)
+  const given = await ada.client.json(`/metadata/keys/${keyId}/private.json`, 'POST', {
+    user_id: bob.id,
+    data: await privateKeyCopy(key, [bob], ada),
+  })
+  t.is(given.status, 200, given.text)
+  t.is(
+    await run(t, api, bob, 'shared-metadata.mjs', ['read', id]),
+    'Bank (ada@example.com, https://bank.example.com): pw-shared\n',
+  )
 })

@@ -3,9 +3,10 @@
 import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import type { ExecutionContext } from 'ava'
 import type { FrameLocator, Locator } from 'playwright-core'
 import { FIXTURE_KEYS_ENV, type TestApi } from '../helpers/api.ts'
-import type { ExtensionBrowser } from '../helpers/extension.ts'
+import { type ExtensionBrowser, launchExtension, linkFromOutbox } from '../helpers/extension.ts'
 
 const bin = fileURLToPath(new URL('../../bin/api.js', import.meta.url))
 
@@ -120,4 +121,22 @@ export const submitPassphrase = async (
   const submittedAt = Date.now()
   await login.getByRole('button', { name: 'Sign in', exact: true }).click()
   return submittedAt
+}
+
+/**
+ * A user already made (with the CLI, say) completes her setup from the mailed link, in a browser
+ * profile of her own, added to `browsers` so failing steps capture it.
+ */
+export const setUpInOwnBrowser = async (
+  t: ExecutionContext,
+  scenario: { api: TestApi; extensionDir: string; browsers: ExtensionBrowser[] },
+  person: Person,
+  passphrase: string,
+  label = person.firstName.toLowerCase(),
+) => {
+  const browser = await launchExtension(t, scenario.extensionDir, label)
+  scenario.browsers.push(browser)
+  const link = await linkFromOutbox(scenario.api.app.config.dataDir, person.username, 'install')
+  await completeSetup(browser, link, passphrase)
+  return browser
 }

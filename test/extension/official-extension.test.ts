@@ -3,23 +3,19 @@
 // Issue 15's scenario: passwords, folders, a second user in her own browser profile, sharing,
 // comments, tags, favourites, administration, sign-out, and the figures with 1,000 passwords.
 import test from 'ava'
-import { plugins } from '../../plugins/index.ts'
-import { startTestApi } from '../helpers/api.ts'
-import { createTestDatabase } from '../helpers/database.ts'
 import {
   type ExtensionBrowser,
   extensionForTest,
-  freePort,
   launchExtension,
   linkFromOutbox,
   stepsFor,
 } from '../helpers/extension.ts'
 import { startSmtp } from '../helpers/smtp.ts'
-import { startTlsProxy } from '../helpers/tls-proxy.ts'
 import { completeSetup, createUserWithCli, signOut } from './accounts.ts'
 import { runAdministrationSteps } from './administration.ts'
 import { runApiAppAdministrationSteps } from './administration-api-app.ts'
 import { runFigureSteps } from './figures.ts'
+import { startServerForExtension } from './server.ts'
 import { MARGARET, MARGARET_PASSPHRASE, runSharingSteps } from './sharing.ts'
 import { runWorkspaceSteps } from './workspace.ts'
 
@@ -31,14 +27,11 @@ const SMTP_ACCOUNT = { username: 'keyward-mailer', password: 'smtp passphrase fo
 test('an administrator and a new user keep and share passwords with the official extension', async (t) => {
   t.timeout(10 * 60_000)
   const extensionDir = await extensionForTest(t)
-  const port = await freePort()
-  const databaseUrl = await createTestDatabase(t)
-  // HTTPS in front, as in production: passbolt's MFA administration page works only there.
-  const domain = await startTlsProxy(t, await freePort(), () => port)
-  const api = await startTestApi(t, {
-    plugins,
-    databaseUrl,
-    env: { KEYWARD_PORT: String(port), KEYWARD_APP_URL: `${domain}/` },
+  // HTTPS in front (the server helper's TLS front), as in production: passbolt's MFA
+  // administration page works only there. This scenario keeps clear (v4) metadata; the
+  // encrypted one has its own steps.
+  const { api, domain } = await startServerForExtension(t, {
+    KEYWARD_METADATA_NEW_ORGANISATIONS: 'v4',
   })
   const smtp = await startSmtp(t, { auth: SMTP_ACCOUNT })
   const browsers: ExtensionBrowser[] = []
@@ -49,7 +42,7 @@ test('an administrator and a new user keep and share passwords with the official
     '1. the administrator sets up their account and reaches the workspace',
     async () => {
       await createUserWithCli(api, ADMIN_PERSON, true)
-      const link = linkFromOutbox(api.app.config.dataDir, ADMIN, 'install')
+      const link = await linkFromOutbox(api.app.config.dataDir, ADMIN, 'install')
       t.true(link.startsWith(`${domain}/setup/install/`))
       admin = await launchExtension(t, extensionDir, 'admin')
       browsers.push(admin)

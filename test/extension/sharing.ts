@@ -92,7 +92,7 @@ export const runSharingSteps = async (context: SharingContext) => {
         [MARGARET.username],
       )
       t.deepEqual(created, { active: false, role: 'user' })
-      const link = linkFromOutbox(api.app.config.dataDir, MARGARET.username, 'install')
+      const link = await linkFromOutbox(api.app.config.dataDir, MARGARET.username, 'install')
       t.true(link.startsWith(`${domain}/setup/install/`))
       margaret = await launchExtension(t, extensionDir, 'margaret')
       browsers.push(margaret)

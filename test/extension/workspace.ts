@@ -33,6 +33,28 @@ export const home = async (browser: ExtensionBrowser, domain: string) => {
   await browser.iframe('app').getByRole('button', { name: 'Create' }).waitFor({ timeout: 60_000 })
 }
 
+/**
+ * Creates a password through the workspace's Create dialog and waits for the extension to say it
+ * was added.
+ */
+export const createPasswordInDialog = async (
+  browser: ExtensionBrowser,
+  domain: string,
+  password: { name: string; uri: string; username: string; secret: string },
+) => {
+  const app = browser.iframe('app')
+  await home(browser, domain)
+  await app.getByRole('button', { name: 'Create' }).click()
+  await app.getByRole('button', { name: 'Password', exact: true }).first().click()
+  const dialog = app.locator('.create-resource')
+  await dialog.locator('#resource-name').fill(password.name)
+  await dialog.locator('#resource-uri').fill(password.uri)
+  await dialog.locator('#resource-username').fill(password.username)
+  await dialog.locator('#resource-password').fill(password.secret)
+  await dialog.getByRole('button', { name: 'Create', exact: true }).click()
+  await app.getByText('The resource has been added successfully').waitFor({ timeout: 30_000 })
+}
+
 /** The grid row of a resource. */
 export const rowOf = (app: FrameLocator, name: string) =>
   app.locator('.tableview-content tr, .tableview-content .row').filter({ hasText: name }).first()
@@ -64,16 +86,7 @@ export const runWorkspaceSteps = async (t: ExecutionContext, context: WorkspaceC
   await steps.run(
     '2. the administrator creates a password, sees it listed, opens it and reveals it',
     async () => {
-      await home(admin, domain)
-      await app.getByRole('button', { name: 'Create' }).click()
-      await app.getByRole('button', { name: 'Password', exact: true }).first().click()
-      const dialog = app.locator('.create-resource')
-      await dialog.locator('#resource-name').fill(PASSWORD.name)
-      await dialog.locator('#resource-uri').fill(PASSWORD.uri)
-      await dialog.locator('#resource-username').fill(PASSWORD.username)
-      await dialog.locator('#resource-password').fill(PASSWORD.secret)
-      await dialog.getByRole('button', { name: 'Create', exact: true }).click()
-      await app.getByText('The resource has been added successfully').waitFor({ timeout: 30_000 })
+      await createPasswordInDialog(admin, domain, PASSWORD)
       const row = rowOf(app, PASSWORD.name)
       await row.waitFor()
       t.true((await row.innerText()).includes(PASSWORD.username))

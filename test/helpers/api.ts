@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ExecutionContext } from 'ava'
-import { type AppContext, bootApp, createLogger, shutdownApp } from '../../api/app.ts'
+import {
+  type AppContext,
+  type BootOptions,
+  bootApp,
+  createLogger,
+  shutdownApp,
+} from '../../api/app.ts'
 import { loadConfig } from '../../api/config.ts'
 import { definePlugin, type Plugin } from '../../api/plugin.ts'
 import { listen } from '../../api/server.ts'
@@ -67,6 +73,8 @@ export interface TestApi {
     path: string,
     init?: RequestInit & { role?: 'admin' | 'user'; as?: string; csrf?: boolean },
   ): Promise<TestResponse>
+  /** Stops the server before the test ends (it is stopped at teardown otherwise). */
+  close(): Promise<void>
 }
 
 export interface TestResponse {
@@ -83,6 +91,8 @@ export interface TestApiOptions {
   databaseUrl?: string
   /** Level of the server's logger, whose lines `logs` collects. @default 'info' */
   logLevel?: string
+  /** Timing of the mail queue's retries and polls. */
+  mailQueue?: BootOptions['mailQueue']
 }
 
 export const startTestApi = async (
@@ -109,16 +119,20 @@ export const startTestApi = async (
     config,
     plugins: options.plugins ?? [...allPlugins, testAuthPlugin],
     logger,
+    mailQueue: options.mailQueue,
   })
   const running = await listen(app, config.port, '127.0.0.1')
-  t.teardown(async () => {
-    await running.close()
-    await shutdownApp(app)
-  })
+  let closed: Promise<void> | undefined
+  const close = () => {
+    closed ??= running.close().then(() => shutdownApp(app))
+    return closed
+  }
+  t.teardown(close)
   return {
     url: running.url,
     app,
     logs,
+    close,
     request: async (path, init = {}) => {
       const { role, as, csrf = true, ...rest } = init
       const headers = new Headers(rest.headers)

@@ -35,6 +35,7 @@ const EXTENSION_ENTITIES = {
   FavoriteEntity: 'favorite/favoriteEntity',
   UserAndGroupSearchResultEntity: 'userAndGroupSearchResultEntity/userAndGroupSearchResultEntity',
   PasswordPoliciesEntity: 'passwordPolicies/passwordPoliciesEntity',
+  TransferEntity: 'transfer/transferEntity',
 }
 
 const STYLEGUIDE_ENTITIES = {
@@ -57,6 +58,11 @@ const STYLEGUIDE_ENTITIES = {
   MetadataGettingStartedSettingsEntity: 'metadata/metadataGettingStartedSettingsEntity',
   HealthcheckEntity: 'healthcheck/healthcheckEntity',
   SecretRevisionsSettingsEntity: 'secretRevision/secretRevisionsSettingsEntity',
+  RbacEntity: 'rbac/rbacEntity',
+  UiActionEntity: 'rbac/uiActionEntity',
+  SecretRevisionEntity: 'secretRevision/secretRevisionEntity',
+  ExportPoliciesSettingsEntity: 'exportSettings/ExportPoliciesSettingsEntity',
+  UserKeyPoliciesSettingsEntity: 'userKeyPolicies/UserKeyPoliciesSettingsEntity',
 }
 
 export type EntityName = keyof typeof EXTENSION_ENTITIES | keyof typeof STYLEGUIDE_ENTITIES

@@ -2,7 +2,7 @@
 // table of contents, navbar hiding), categories of different heights (collapse animation) and
 // pages linking to each other (client navigation).
 import { build } from '../../cli/build.ts'
-import { type RunningServer, startServer } from '../../cli/serve.ts'
+import { type RunningServer, startServer } from '../../cli/serve/serve.ts'
 import { baseConfig, Cleanups, createSite, doc, type Teardown } from './site.ts'
 
 const paragraph =

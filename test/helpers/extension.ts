@@ -1,7 +1,15 @@
 // Drives the official passbolt browser extension in Debian's Chromium (playwright-core,
 // headless=new) against a real Keyward: one browser profile per user, the extension's iframes
 // as frame locators, every answer the server logged, and artifacts when a step fails.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -124,16 +132,30 @@ export const answersOf = (logs: Record<string, unknown>[]): LoggedAnswer[] =>
     }))
 
 /** Newest first: the setup or recovery link of the last mail sent to `username`. */
-export const linkFromOutbox = (dataDir: string, username: string, kind: 'install' | 'recover') => {
+/**
+ * The newest setup or recovery link mailed to `username`. The mail is queued, then written to
+ * the outbox by whichever process claims it (the server, or the CLI that queued it), so the
+ * file may appear a moment after the request or command that sent it has returned.
+ */
+export const linkFromOutbox = async (
+  dataDir: string,
+  username: string,
+  kind: 'install' | 'recover',
+  timeoutMs = 30_000,
+): Promise<string> => {
   const outbox = join(dataDir, 'outbox')
-  const files = readdirSync(outbox).sort().reverse()
-  for (const file of files) {
-    const text = decodeQuotedPrintable(readFileSync(join(outbox, file), 'utf8'))
-    if (!text.includes(`To: ${username}`)) continue
-    const link = text.match(new RegExp(`https?://\\S+/setup/${kind}/[0-9a-f-]{36}/[0-9a-f-]{36}`))
-    if (link) return link[0]
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const files = existsSync(outbox) ? readdirSync(outbox).sort().reverse() : []
+    for (const file of files) {
+      const text = decodeQuotedPrintable(readFileSync(join(outbox, file), 'utf8'))
+      if (!text.includes(`To: ${username}`)) continue
+      const link = text.match(new RegExp(`https?://\\S+/setup/${kind}/[0-9a-f-]{36}/[0-9a-f-]{36}`))
+      if (link) return link[0]
+    }
+    if (Date.now() > deadline) throw new Error(`no ${kind} link mailed to ${username} in ${outbox}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
   }
-  throw new Error(`no ${kind} link mailed to ${username} in ${outbox}`)
 }
 
 /** Where failing steps leave their screenshots and requests (never inside the checkout). */

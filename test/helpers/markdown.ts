@@ -1,7 +1,7 @@
 // Renders Markdown with the real pipeline and resolvers that map `x.md` to `/docs/x/`.
 
 import type { LinkResolution } from '../../cli/markdown/data.ts'
-import { createProcessor, renderMarkdown } from '../../cli/markdown.ts'
+import { createProcessor, renderMarkdown } from '../../cli/markdown/pipeline.ts'
 
 const resolveLink = (href: string): LinkResolution => {
   if (/^[a-z]+:/i.test(href)) return { url: href }

@@ -19,6 +19,10 @@ export const decodeQuotedPrintable = (raw: string) =>
 
 export interface SmtpOptions {
   auth?: { username: string; password: string }
+  /** Demand XOAUTH2 with this user and access token instead. */
+  oauth?: { username: string; accessToken: string }
+  /** Listen on this port (e.g. one a server was told about while nothing listened). @default any free port */
+  port?: number
 }
 
 export const startSmtp = async (t: ExecutionContext, options: SmtpOptions = {}) => {
@@ -26,12 +30,15 @@ export const startSmtp = async (t: ExecutionContext, options: SmtpOptions = {}) 
   /** Failed AUTH attempts, by username. */
   const refusedLogins: string[] = []
   const server = new SMTPServer({
-    disabledCommands: options.auth ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
-    authOptional: !options.auth,
+    disabledCommands: options.auth || options.oauth ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
+    authOptional: !options.auth && !options.oauth,
     allowInsecureAuth: true,
-    authMethods: ['PLAIN', 'LOGIN'],
+    authMethods: options.oauth ? ['XOAUTH2'] : ['PLAIN', 'LOGIN'],
     logger: false,
     onAuth(auth, _session, callback) {
+      const oauth = options.oauth
+      if (oauth && auth.username === oauth.username && auth.accessToken === oauth.accessToken)
+        return callback(null, { user: auth.username })
       const expected = options.auth
       if (expected && auth.username === expected.username && auth.password === expected.password)
         return callback(null, { user: auth.username })
@@ -54,7 +61,7 @@ export const startSmtp = async (t: ExecutionContext, options: SmtpOptions = {}) 
       })
     },
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())))
   const port = (server.server.address() as { port: number }).port
   return { url: `smtp://127.0.0.1:${port}`, port, received, refusedLogins }

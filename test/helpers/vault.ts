@@ -92,29 +92,4 @@ export const makeGroup = async (api: TestApi, name: string, members: { id: strin
   return id as string
 }
 
-/**
- * Checks the invariant of shared secrets: every user who can read a live resource (directly or
- * through a live group) has exactly one secret for it, and nobody else has one. Returns the
- * violations found.
- */
-export const secretInvariantViolations = async (api: TestApi): Promise<string[]> => {
-  const sql = sqlOf(api)
-  const missing = await sql(`
-    with access as (
-      select p.aco_foreign_key as resource_id, p.aro_foreign_key as user_id from permissions p
-        where p.aco = 'Resource' and p.aro = 'User'
-      union
-      select p.aco_foreign_key, gu.user_id from permissions p
-        join groups_users gu on gu.group_id = p.aro_foreign_key
-        join groups g on g.id = gu.group_id and not g.deleted
-        where p.aco = 'Resource' and p.aro = 'Group')
-    select 'missing ' || a.resource_id || ' ' || a.user_id as problem
-      from access a join resources r on r.id = a.resource_id and not r.deleted
-      where not exists (select 1 from secrets s where s.resource_id = a.resource_id and s.user_id = a.user_id)
-    union all
-    select 'extra ' || s.resource_id || ' ' || s.user_id from secrets s
-      where not exists (select 1 from access a where a.resource_id = s.resource_id and a.user_id = s.user_id)
-    union all
-    select 'duplicate ' || resource_id || ' ' || user_id from secrets group by resource_id, user_id having count(*) > 1`)
-  return missing.map((row) => row.problem as string)
-}
+export { secretInvariantViolations } from './invariants.ts'

@@ -86,13 +86,16 @@ test('a setting that is not a boolean is refused, and users may not change any',
 test('a notification turned off is not sent; the others still are', async (t) => {
   const smtp = await startSmtp(t)
   const api = await startTestApi(t, { env: { KEYWARD_SMTP_URL: smtp.url } })
-  const register = (username: string) =>
-    registerUser(api.app.orm.em.fork(), api.app, {
+  const register = async (username: string) => {
+    await registerUser(api.app.orm.em.fork(), api.app, {
       username,
       firstName: 'New',
       lastName: 'User',
       role: 'user',
     })
+    // Outside a request nothing waits for the mail queue: the test does.
+    await api.app.mailer.deliverDue()
+  }
   await register('before@keyward.test')
   t.is(smtp.received.length, 1)
   // Another process may have saved it: the change feed tells this one.

@@ -338,6 +338,34 @@ test('crossing moves (A into B while B into A) never make a cycle: one wins', as
   }
 })
 
+test('moves that close a longer cycle together (A into B/B1 while B into A/A1) never make one', async (t) => {
+  const { ada, sql } = await setup(t)
+  for (let round = 0; round < 5; round++) {
+    const a = await createFolder(ada, `A${round}`)
+    const a1 = await createFolder(ada, `A${round}.1`, a.id)
+    const b = await createFolder(ada, `B${round}`)
+    const b1 = await createFolder(ada, `B${round}.1`, b.id)
+    // Neither move alone is a cycle; both together would be. Neither locks the other's item
+    // unless it holds the folders above its destination.
+    const results = await Promise.all([
+      move(ada, 'folder', a.id, b1.id),
+      move(ada, 'folder', b.id, a1.id),
+    ])
+    t.deepEqual(results.map((r) => r.status).sort(), [200, 400], `round ${round}`)
+    t.truthy(results.find((r) => r.status === 400)!.json.body.folder_parent_id.cycle)
+    const cycles = await sql(
+      `with recursive up(start, folder_id, depth) as (
+         select foreign_id, folder_parent_id, 1 from folders_relations where folder_parent_id is not null
+         union all
+         select up.start, fr.folder_parent_id, up.depth + 1 from up
+         join folders_relations fr on fr.foreign_id = up.folder_id and fr.folder_parent_id is not null
+         where up.depth < 50 and up.folder_id <> up.start)
+       select count(*)::int as n from up where folder_id = start`,
+    )
+    t.deepEqual(cycles, [{ n: 0 }])
+  }
+})
+
 test('a folder list costs the same statements for 5 folders and 60, whatever the contains', async (t) => {
   const { api, ada } = await setup(t)
   const url =

@@ -4,7 +4,7 @@
 // own deletion hooks for a deleted user, called the way the deleting plugin calls them.
 import test, { type ExecutionContext } from 'ava'
 import { runInTransaction } from '../../api/db/transaction.ts'
-import type { DeletionSubject } from '../../api/plugin.ts'
+import { type DeletionSubject, userDeletion } from '../../plugins/users/index.ts'
 import { startTestApi, type TestApi } from '../helpers/api.ts'
 import { clientValidation } from '../helpers/client-entities.ts'
 import {
@@ -195,7 +195,7 @@ test('delete refusals: bad id, unknown or deleted group', async (t) => {
 })
 
 const hooks = (api: TestApi) =>
-  api.app.plugins.find((plugin) => plugin.name === 'groups')!.deletion!
+  userDeletion.of(api.app.plugins.filter((plugin) => plugin.name === 'groups'))[0]
 
 const blockers = (api: TestApi, subject: DeletionSubject) =>
   runInTransaction(api.app.orm.em.fork(), (em) => hooks(api).blockers!(em, subject, api.app))

@@ -80,3 +80,34 @@ test('Duo, malformed Yubico credentials and users are refused, and nothing chang
   t.is((await api.request('/mfa/settings.json', save({ providers: [] }, 'user'))).status, 403)
   t.deepEqual((await readOrganizationMfa(api.app.orm.em.fork())).providers, ['totp'])
 })
+
+test('the providers a user may set up come in passbolt’s two fields too, which the extension reads', async (t) => {
+  const api = await startTestApi(t)
+  const off = { totp: false, duo: false, yubikey: false }
+  const before = await api.request('/mfa/setup/select.json', { role: 'user' })
+  t.is(before.status, 200, before.text)
+  t.like(before.json.body, { MfaOrganizationSettings: off, MfaAccountSettings: off })
+  await api.request('/mfa/settings.json', save({ providers: ['totp'], yubikey: {}, duo: {} }))
+  const after = await api.request('/mfa/setup/select.json', { role: 'user' })
+  t.deepEqual(after.json.body, {
+    totp: { enabled: true, configured: false },
+    yubikey: { enabled: false, configured: false },
+    MfaOrganizationSettings: { ...off, totp: true },
+    MfaAccountSettings: off,
+  })
+})
+
+test('a new TOTP secret comes in the one URI form the official extension accepts', async (t) => {
+  const api = await startTestApi(t)
+  await api.request('/mfa/settings.json', save({ providers: ['totp'], yubikey: {}, duo: {} }))
+  const answer = await api.request('/mfa/setup/totp.json', { role: 'user' })
+  t.is(answer.status, 200, answer.text)
+  const uri: string = answer.json.body.otpProvisioningUri
+  // The extension's own pattern (MfaTotpSetupInfoEntity, 5.11): issuer, then secret, nothing else.
+  t.regex(uri, /^otpauth:\/\/totp\/([^?]+)\?issuer=([^&]+)&secret=([A-Za-z0-9]+)$/)
+  t.regex(decodeURIComponent(new URL(uri).pathname), /^\/Keyward:.+@/)
+  t.not(
+    (await api.request('/mfa/setup/totp.json', { role: 'user' })).json.body.otpProvisioningUri,
+    uri,
+  )
+})

@@ -16,7 +16,7 @@ const setup = async (t: import('ava').ExecutionContext) => {
   return { api, admin, ada }
 }
 
-test('the list: passbolt’s ids and slugs, definitions the extension accepts, no Pro-only types', async (t) => {
+test('the list: passbolt 5.12 CE’s ids and slugs (TOTP and standalone types included), definitions the extension accepts', async (t) => {
   const { ada } = await setup(t)
   const list = await ada.client.fetch('/resource-types.json')
   t.is(list.status, 200)
@@ -26,16 +26,27 @@ test('the list: passbolt’s ids and slugs, definitions the extension accepts, n
   t.deepEqual(bySlug, {
     'password-and-description': PASSWORD_AND_DESCRIPTION,
     'password-string': PASSWORD_STRING,
+    totp: '05ba5c75-504d-5ad6-819a-83af68867d86',
+    'password-description-totp': '8cca88d9-a3f6-56df-b860-3ef08de5c5c4',
+    'v5-custom-fields': '0551544e-2ccd-5ce8-95cf-86f0aab0f827',
+    'v5-note': '0a72c76b-b8e6-53f0-8bef-0a8ca6b5c764',
+    'v5-pin-code': '4357bbc7-ed4d-52ff-b59d-9f7f17881bb3',
     'v5-default': 'dd1f723d-0d1e-513f-8218-4055dc0530d0',
     'v5-default-with-totp': '7438294d-f71c-5164-ba95-d9e60e295564',
     'v5-password-string': '761e5863-e17e-5ded-b3c2-76ffd5d0a2dc',
     'v5-totp-standalone': 'bb2280b5-c4d9-569c-9337-62b307f1139c',
   })
+  // The 5.11 clients predate the PIN code type: their collection skips it, as passbolt 5.12's
+  // answer would be skipped; every type they know passes their entity.
+  t.deepEqual(await clientValidation('ResourceTypesCollection', list.json.body), {})
   for (const type of list.json.body) {
-    t.deepEqual(await clientValidation('ResourceTypeEntity', type), {}, type.slug)
+    if (type.slug !== 'v5-pin-code')
+      t.deepEqual(await clientValidation('ResourceTypeEntity', type), {}, type.slug)
     t.is(type.deleted, null)
     t.false('resources_count' in type)
   }
+  const pin = await ada.client.fetch('/resource-types/4357bbc7-ed4d-52ff-b59d-9f7f17881bb3.json')
+  t.is(pin.json.body.definition.secret.properties.pin_code.pattern, '^\\d+$')
   const one = await ada.client.fetch(`/resource-types/${PASSWORD_AND_DESCRIPTION}.json`)
   t.is(one.json.body.definition.secret.properties.password.maxLength, 4096)
   t.is(

@@ -4,7 +4,7 @@
 // secrets of whoever no longer reaches a resource).
 import test, { type ExecutionContext } from 'ava'
 import { runInTransaction } from '../../api/db/transaction.ts'
-import type { DeletionSubject } from '../../api/plugin.ts'
+import { type DeletionSubject, userDeletion } from '../../plugins/users/index.ts'
 import { startTestApi, type TestApi } from '../helpers/api.ts'
 import { clientValidation } from '../helpers/client-entities.ts'
 import {
@@ -16,7 +16,7 @@ import {
 } from '../helpers/vault.ts'
 
 const hooks = (api: TestApi) =>
-  api.app.plugins.find((plugin) => plugin.name === 'resources')!.deletion!
+  userDeletion.of(api.app.plugins.filter((plugin) => plugin.name === 'resources'))[0]
 
 const blockers = (api: TestApi, subject: DeletionSubject) =>
   runInTransaction(api.app.orm.em.fork(), (em) => hooks(api).blockers!(em, subject, api.app))

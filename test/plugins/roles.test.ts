@@ -10,7 +10,7 @@ test('signed-in users list the built-in roles; guests get 401', async (t) => {
   t.is(json.header.action, (await import('../../api/envelope.ts')).actionId('RolesIndex.index'))
   t.deepEqual(
     json.body.map((r: { name: string }) => r.name),
-    ['admin', 'guest', 'root', 'user'],
+    ['admin', 'guest', 'user'],
   )
   for (const role of json.body) {
     t.regex(role.id, /^[0-9a-f-]{36}$/)

@@ -20,10 +20,12 @@ test('guests get the common part and the public plugin flags only', async (t) =>
   })
   t.is(passbolt.edition, 'pro', 'no upgrade teasers: every feature is gated by its own flag')
   t.deepEqual(Object.keys(passbolt.plugins).sort(), [
+    'exportPolicies',
     'jwtAuthentication',
     'locale',
     'rememberMe',
     'selfRegistration',
+    'userKeyPolicies',
   ])
   t.deepEqual(passbolt.plugins.rememberMe.options, {
     '300': '5 minutes',
@@ -46,13 +48,13 @@ test('signed-in users also get version, timezone, session timeout and the plugin
   t.is(app.debug, 0)
   t.deepEqual(passbolt.plugins.locale.enabled, true)
   t.is(passbolt.plugins.locale.options.length, 16, 'user flags merge over the public ones')
-  // Features the workspace offers only when announced; secret history is not kept, so not it.
+  // Features the workspace offers only when announced.
   t.like(passbolt.plugins, {
     previewPassword: { enabled: true },
     folders: { enabled: true },
     resourceTypes: { enabled: true },
   })
-  t.is(passbolt.plugins.secretRevisions, undefined)
+  t.deepEqual(passbolt.plugins.secretRevisions, { enabled: true, version: '1.0.0' })
 })
 
 test('contain[header]=0 answers the bare settings object', async (t) => {

@@ -37,6 +37,8 @@ const register = async (server: TestApi, username = 'grace@keyward.test') => {
     lastName: 'Hopper',
     role: 'user',
   })
+  // Outside a request nothing waits for the mail queue: the test does.
+  await server.app.mailer.deliverDue()
   return { userId: user.id, token: url.split('/').at(-1)!, url }
 }
 

@@ -124,6 +124,7 @@ test('saved settings are encrypted at rest, shown back, and carry every mail aft
     lastName: 'Hopper',
     role: 'user',
   })
+  await api.app.mailer.deliverDue()
   t.is(configured.received.length, 0, 'the configured server is only a fallback')
   t.is(saved.received.length, 1)
   t.is(saved.received[0].user, 'mailer')

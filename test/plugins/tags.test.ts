@@ -3,7 +3,7 @@
 // every answer checked by the extension's own TagEntity / TagsCollection / ResourceEntity.
 import test, { type ExecutionContext } from 'ava'
 import { runInTransaction } from '../../api/db/transaction.ts'
-import type { DeletionSubject } from '../../api/plugin.ts'
+import { type DeletionSubject, userDeletion } from '../../plugins/users/index.ts'
 import { feedSettled, startTestApi, type TestApi } from '../helpers/api.ts'
 import { clientValidation } from '../helpers/client-entities.ts'
 import { countQueries } from '../helpers/queries.ts'
@@ -483,8 +483,8 @@ test('tags go with access: a revoked share, a deleted resource, a deleted user o
   // Deletion hooks, called as the deleting plugin calls them.
   const cleanup = (subject: DeletionSubject) =>
     runInTransaction(api.app.orm.em.fork(), async (em) => {
-      for (const plugin of [...api.app.plugins].reverse())
-        await plugin.deletion?.cleanup?.(em, subject, api.app, ada.id)
+      for (const hooks of userDeletion.of(api.app.plugins).reverse())
+        await hooks.cleanup?.(em, subject, api.app, ada.id)
     })
   const group = await makeGroup(api, 'Team', [bob, cat])
   const viaGroup = await createPassword(ada, 'via-group')

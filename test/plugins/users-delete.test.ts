@@ -4,6 +4,7 @@
 import test, { type ExecutionContext } from 'ava'
 import { definePlugin } from '../../api/plugin.ts'
 import { plugins as allPlugins } from '../../plugins/index.ts'
+import { userDeletion } from '../../plugins/users/index.ts'
 import { changeAndWait, startTestApi, testAuthPlugin } from '../helpers/api.ts'
 import { clientValidation } from '../helpers/client-entities.ts'
 import {
@@ -198,11 +199,13 @@ test('deletion soft-deletes the user and removes permissions, secrets, favorites
 test('a failing cleanup leaves everything as it was', async (t) => {
   const failing = definePlugin({
     name: 'failing-cleanup',
-    deletion: {
-      cleanup: async () => {
-        throw new Error('cleanup failed')
-      },
-    },
+    extensions: [
+      userDeletion.provide({
+        cleanup: async () => {
+          throw new Error('cleanup failed')
+        },
+      }),
+    ],
   })
   const { admin, ada, sql } = await setup(t, [failing])
   const mine = await createPassword(ada, 'mine')

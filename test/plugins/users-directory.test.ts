@@ -54,7 +54,7 @@ test('non-administrators see active users only, administrators also inactive one
 })
 
 test('the default contains are profile (with avatar), key, role and memberships; the extension contains are answered', async (t) => {
-  const { api, ada, bob } = await setup(t)
+  const { api, admin, ada, bob } = await setup(t)
   const groupId = await makeGroup(api, 'Accounting', [ada, bob])
   const full = (await ada.client.fetch('/users.json')).json.body
   const adaRow = full.find((user: { id: string }) => user.id === ada.id)
@@ -73,7 +73,8 @@ test('the default contains are profile (with avatar), key, role and memberships;
   t.regex(adaRow.created, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/)
   t.regex(adaRow.groups_users[0].created, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/)
 
-  const asExtension = (await ada.client.fetch(`/users.json?${CLIENT_CONTAIN}`)).json.body
+  // The extension asks for missing metadata keys as an administrator (others may not).
+  const asExtension = (await admin.client.fetch(`/users.json?${CLIENT_CONTAIN}`)).json.body
   for (const user of asExtension) {
     t.false('gpgkey' in user)
     t.false('groups_users' in user)
@@ -156,11 +157,11 @@ test('GET /users/{id}.json hides inactive users from non-administrators and answ
 })
 
 test('the list costs the same number of statements for 3 users or 60, contains included', async (t) => {
-  const { api, ada } = await setup(t)
+  const { api, admin, ada } = await setup(t)
   const path = `/users.json?contain[profile]=1&contain[gpgkey]=1&contain[groups_users]=1&contain[role]=1&contain[is_mfa_enabled]=1&contain[missing_metadata_key_ids]=1`
-  await ada.client.fetch(path)
-  const few = await countQueries(api, () => ada.client.fetch(path))
-  t.is(few.result.json.body.length, 3)
+  await admin.client.fetch(path)
+  const few = await countQueries(api, () => admin.client.fetch(path))
+  t.is(few.result.json.body.length, 4)
   const sql = sqlOf(api)
   await sql(
     `insert into users (id, role_id, username, active, deleted, created, modified)
@@ -177,8 +178,9 @@ test('the list costs the same number of statements for 3 users or 60, contains i
      select gen_random_uuid(), $1, id, false from users where username like 'bulk%'`,
     [groupId],
   )
-  const many = await countQueries(api, () => ada.client.fetch(path))
-  t.is(many.result.json.body.length, 60)
+  const many = await countQueries(api, () => admin.client.fetch(path))
+  t.is(many.result.json.body.length, 61)
   t.is(many.statements.length, few.statements.length)
-  t.true(few.statements.length <= 4, few.statements.join('\n'))
+  // One of them finds the metadata keys each user lacks.
+  t.true(few.statements.length <= 5, few.statements.join('\n'))
 })

@@ -213,7 +213,7 @@ test('password expiry: off by default, on, then off again by id', async (t) => {
   )
 })
 
-test('metadata settings answer the v4 defaults and /settings.json does not announce metadata', async (t) => {
+test('metadata settings answer the v4 defaults until an administrator chooses; /settings.json announces metadata', async (t) => {
   const api = await startTestApi(t)
   const types = await api.request('/metadata/types/settings.json', { role: 'user' })
   t.like(types.json.body, { default_resource_types: 'v4', allow_creation_of_v5_resources: false })
@@ -227,8 +227,9 @@ test('metadata settings answer the v4 defaults and /settings.json does not annou
   })
   t.deepEqual(
     (await api.request('/metadata/settings/getting-started.json', { role: 'user' })).json.body,
+    // Nothing chosen and no metadata key: administrators are invited to set encryption up.
     {
-      enabled: false,
+      enabled: true,
     },
   )
   const keys = await api.request(
@@ -243,7 +244,7 @@ test('metadata settings answer the v4 defaults and /settings.json does not annou
   t.is((await api.request('/metadata/types/settings.json')).status, 401)
   const settings = await api.request('/settings.json', { role: 'user' })
   const plugins = settings.json.body.passbolt.plugins
-  t.is(plugins.metadata, undefined)
+  t.like(plugins.metadata, { enabled: true, version: '1.0.0' })
   for (const name of [
     'accountSettings',
     'locale',

@@ -13,6 +13,7 @@ export const TOKEN_TYPES = [
   'verify_token',
   'mfa',
   'mfa_failure',
+  'mobile_transfer',
 ] as const
 export type TokenType = (typeof TOKEN_TYPES)[number]
 

@@ -1,4 +1,5 @@
-// A role: admin, user, guest (and passbolt's root), seeded by the initial migration.
+// A role: the built-in admin, user and guest, and the custom roles administrators add (soft
+// deleted, so a past role still names itself).
 import { defineEntity, type InferEntity } from '@mikro-orm/core'
 import { baseProperties } from '../../../api/orm.ts'
 
@@ -9,8 +10,12 @@ export const RoleSchema = defineEntity({
   tableName: 'roles',
   properties: {
     ...baseProperties,
-    name: p.string().length(50).unique(),
+    name: p.string().length(50),
     description: p.string().length(255),
+    deleted: p.datetime().nullable(),
+    createdBy: p.uuid().nullable(),
+    modifiedBy: p.uuid().nullable(),
+    deletedBy: p.uuid().nullable(),
   },
 })
 

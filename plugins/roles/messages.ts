@@ -1,0 +1,20 @@
+// Messages of the roles routes, as passbolt words them.
+export const messages = {
+  added: 'The operation was successful.',
+  updated: 'The role was successfully updated.',
+  deleted: 'The role was deleted.',
+  notSaved: 'The role could not be saved.',
+  notUpdated: 'The role could not be updated.',
+  notDeleted: 'The role could not be deleted.',
+  invalidId: 'The role identifier is not valid.',
+  notFound: 'The role does not exist or deleted.',
+  nameRequired: 'A name is required.',
+  nameEmpty: 'The name should not be empty.',
+  nameUtf8: 'The name should be a valid BMP-UTF8 string.',
+  nameLength: 'The name should not be greater than 50 characters.',
+  reservedName: 'The name should not be reserved role.',
+  reservedDelete: 'A reserved role cannot be deleted.',
+  nameTaken: 'A role already exists for the given name.',
+  inUse: 'The role cannot be deleted as it is associated with another user.',
+  maximum: (count: number) => `Only maximum of ${count} active roles are allowed.`,
+}
