@@ -70,7 +70,9 @@ export const createProgram = (): Command => {
 
   program
     .command('version <name>')
-    .description('snapshot content/docs/ as an archived version, kept in content/versions/ under its name')
+    .description(
+      'snapshot content/docs/ as an archived version, kept in content/versions/ under its name',
+    )
     .option('--label <label>', 'what the version menu shows (default: the name)')
     .action(async (name: string, options: { label?: string }) => {
       const { root } = program.opts<{ root: string }>()
