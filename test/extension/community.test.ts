@@ -85,7 +85,7 @@ test('the mobile transfer, account kit, import, export, password history and rol
     KEYWARD_METADATA_NEW_ORGANISATIONS: 'v4',
   })
   const browsers: ExtensionBrowser[] = []
-  const steps = stepsFor(t, api.logs, () => browsers)
+  const steps = stepsFor(t, api, () => browsers)
   const files = mkdtempSync(join(tmpdir(), 'keyward-community-'))
   t.teardown(() => rmSync(files, { recursive: true, force: true }))
 

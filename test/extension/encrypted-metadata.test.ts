@@ -18,7 +18,7 @@ test('with encrypted metadata on: v5 passwords shared, the key given to later us
   const extensionDir = await extensionForTest(t)
   const { api, domain } = await startServerForExtension(t)
   const browsers: ExtensionBrowser[] = []
-  const steps = stepsFor(t, api.logs, () => browsers)
+  const steps = stepsFor(t, api, () => browsers)
   let admin!: ExtensionBrowser
   await steps.run('M0. the first administrator sets up their account', async () => {
     await createUserWithCli(api, ADMIN, true)

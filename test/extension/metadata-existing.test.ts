@@ -32,7 +32,7 @@ test('an organisation with v4 data turns encrypted metadata on from the administ
   const extensionDir = await extensionForTest(t)
   const { api, domain } = await startServerForExtension(t)
   const browsers: ExtensionBrowser[] = []
-  const steps = stepsFor(t, api.logs, () => browsers)
+  const steps = stepsFor(t, api, () => browsers)
   let admin!: ExtensionBrowser
   let margaret!: ExtensionBrowser
   const adminApp = () => admin.iframe('app')

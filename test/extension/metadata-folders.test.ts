@@ -48,7 +48,7 @@ test('with encrypted metadata on: a folder holding a v5 password is shared and r
   const extensionDir = await extensionForTest(t)
   const { api, domain } = await startServerForExtension(t)
   const browsers: ExtensionBrowser[] = []
-  const steps = stepsFor(t, api.logs, () => browsers)
+  const steps = stepsFor(t, api, () => browsers)
   let admin!: ExtensionBrowser
   let margaret!: ExtensionBrowser
   const adminApp = () => admin.iframe('app')

@@ -35,7 +35,7 @@ test('an administrator and a new user keep and share passwords with the official
   })
   const smtp = await startSmtp(t, { auth: SMTP_ACCOUNT })
   const browsers: ExtensionBrowser[] = []
-  const steps = stepsFor(t, api.logs, () => browsers)
+  const steps = stepsFor(t, api, () => browsers)
 
   let admin!: ExtensionBrowser
   await steps.run(

@@ -304,7 +304,7 @@ test('the manual’s screenshots, from the official extension, in light and dark
     KEYWARD_METADATA_NEW_ORGANISATIONS: 'v4',
   })
   const browsers: ExtensionBrowser[] = []
-  const steps = stepsFor(t, api.logs, () => browsers)
+  const steps = stepsFor(t, api, () => browsers)
   let admin!: ExtensionBrowser
 
   await steps.run('the administrator sets up and creates three passwords', async () => {

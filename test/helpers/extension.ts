@@ -21,6 +21,7 @@ import {
   type Page,
   type Worker,
 } from 'playwright-core'
+import type { TestApi } from './api.ts'
 import { ensureExtension, isExtensionBuilt } from './extension-build.ts'
 import { decodeQuotedPrintable } from './smtp.ts'
 
@@ -119,6 +120,7 @@ export interface LoggedAnswer {
   method: string
   path: string
   status: number
+  ms: number
 }
 
 /** The server's answers, read from its request log lines. */
@@ -129,9 +131,9 @@ export const answersOf = (logs: Record<string, unknown>[]): LoggedAnswer[] =>
       method: String(line.method),
       path: String(line.path),
       status: Number(line.status),
+      ms: Number(line.ms),
     }))
 
-/** Newest first: the setup or recovery link of the last mail sent to `username`. */
 /**
  * The newest setup or recovery link mailed to `username`. The mail is queued, then written to
  * the outbox by whichever process claims it (the server, or the CLI that queued it), so the
@@ -167,6 +169,23 @@ export const artifactsDir = () => {
   return dir
 }
 
+/** The test database's other sessions: their state, what they wait on and their statement. */
+const databaseActivity = async (api: TestApi) => {
+  try {
+    const rows = (await api.app.orm.em
+      .fork()
+      .getConnection()
+      .execute(
+        `select state, wait_event_type, wait_event, now() - query_start as running, left(query, 200) as query
+           from pg_stat_activity
+          where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle'`,
+      )) as Record<string, unknown>[]
+    return rows.length ? JSON.stringify(rows) : 'no statement running'
+  } catch (error) {
+    return `not read: ${(error as Error).message}`
+  }
+}
+
 export interface Steps {
   /**
    * Runs one step of the scenario: it fails when the step throws or when the server answered a
@@ -180,9 +199,10 @@ export interface Steps {
 
 export const stepsFor = (
   t: ExecutionContext,
-  logs: Record<string, unknown>[],
+  api: TestApi,
   browsers: () => ExtensionBrowser[],
 ): Steps => {
+  const { logs } = api
   const timings: { name: string; ms: number }[] = []
   return {
     timings,
@@ -220,6 +240,16 @@ export const stepsFor = (
         JSON.stringify({ unexpected, all: answersOf(logs.slice(from)) }, null, 2),
       )
       t.log(`step "${name}" failed; artifacts in ${dir}`)
+      // A CI log is all that is left of a failed run: what the server last answered, and what
+      // its database was doing when the step gave up (a statement waiting on a lock, or nothing).
+      t.log(
+        'last answers:',
+        answersOf(logs.slice(from))
+          .slice(-15)
+          .map((a) => `${a.method} ${a.path} ${a.status} ${a.ms} ms`)
+          .join('; ') || 'none',
+      )
+      t.log('database activity:', await databaseActivity(api))
       throw failure
     },
   }
