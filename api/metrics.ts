@@ -2,9 +2,9 @@
 // latency per route, throttle refusals (429 answers) per route, the database pool's use, the
 // mail queue's depth, and Node's own process figures. The metrics plugin serves them to the
 // addresses the configuration allows. With `--workers`, a worker asked for them asks the
-// primary, which gathers every worker's figures (prom-client's cluster aggregation) and answers
-// their sum, so a scrape sees the whole server whichever worker takes the connection.
-import cluster from 'node:cluster'
+// primary, which gathers every worker's figures and answers their sum (prom-client's
+// aggregation), so a scrape sees the whole server whichever worker takes the connection.
+import cluster, { type Worker } from 'node:cluster'
 import type { MikroORM } from '@mikro-orm/postgresql'
 import {
   AggregatorRegistry,
@@ -12,6 +12,8 @@ import {
   collectDefaultMetrics,
   Gauge,
   Histogram,
+  type MetricObjectWithValues,
+  type MetricValue,
   Registry,
 } from 'prom-client'
 import { addressMatcher } from './http/forwarded.ts'
@@ -77,11 +79,7 @@ export const createMetrics = (orm: MikroORM): Metrics => {
       this.set(await backgroundWork.run('metrics', () => pendingMailCount(orm.em.fork())))
     },
   })
-  if (cluster.isWorker) {
-    // Answers the primary's requests for this worker's figures.
-    AggregatorRegistry.setRegistries(registry)
-    new AggregatorRegistry()
-  }
+  if (cluster.isWorker) serveWorkerSide(registry)
   return {
     registry,
     render: () => (cluster.isWorker ? askPrimary() : registry.metrics()),
@@ -95,17 +93,27 @@ export const createMetrics = (orm: MikroORM): Metrics => {
 
 const ASK = 'keyward:metrics'
 const ANSWER = 'keyward:metrics-answer'
+const COLLECT = 'keyward:metrics-collect'
+const COLLECTED = 'keyward:metrics-collected'
 /**
- * How long a worker waits for the primary's sum before the scrape fails: longer than the
- * primary's own wait for the workers (five seconds, prom-client's), so that its error is the
- * one reported.
+ * How long the primary waits for every worker's figures. prom-client's own cluster aggregation
+ * gives up after five seconds, which a busy machine exceeds; this one names the worker it lacked.
  */
-const ASK_TIMEOUT_MS = 10_000
+const COLLECT_TIMEOUT_MS = 20_000
+/** How long a worker waits for the primary's sum: longer, so the primary's error is the one seen. */
+const ASK_TIMEOUT_MS = COLLECT_TIMEOUT_MS + 5_000
 
 interface Answer {
   type: typeof ANSWER
   id: number
   text?: string
+  error?: string
+}
+
+interface Collected {
+  type: typeof COLLECTED
+  id: number
+  metrics?: MetricObjectWithValues<MetricValue<string>>[]
   error?: string
 }
 
@@ -115,10 +123,6 @@ let asks = 0
 
 const askPrimary = () =>
   new Promise<string>((resolve, reject) => {
-    if (asks === 0)
-      process.on('message', (message: Answer) => {
-        if (message?.type === ANSWER) asked.get(message.id)?.(message)
-      })
     const id = asks++
     const timer = setTimeout(() => {
       asked.delete(id)
@@ -133,12 +137,58 @@ const askPrimary = () =>
     process.send?.({ type: ASK, id })
   })
 
+/** In a worker: answers the primary's requests for this process's figures, and its sums. */
+const serveWorkerSide = (registry: Registry) => {
+  process.on('message', (message: Answer | { type?: string; id: number }) => {
+    if (message?.type === ANSWER) asked.get(message.id)?.(message as Answer)
+    if (message?.type !== COLLECT) return
+    registry.getMetricsAsJSON().then(
+      (metrics) => process.send?.({ type: COLLECTED, id: message.id, metrics }),
+      (error: Error) => process.send?.({ type: COLLECTED, id: message.id, error: error.message }),
+    )
+  })
+}
+
 /** In the primary of `--workers`: answers a worker's scrape with every worker's figures summed. */
 export const serveWorkersMetrics = () => {
-  const aggregator = new AggregatorRegistry()
-  cluster.on('message', (worker, message: { type?: string; id?: number }) => {
+  // Only workers that listen have figures, and only they answer: one still starting has not yet
+  // set up its side, and a question sent to it would never be answered.
+  const listening = new Set<number>()
+  cluster.on('listening', (worker) => listening.add(worker.id))
+  cluster.on('exit', (worker) => listening.delete(worker.id))
+  const collecting = new Map<number, (worker: Worker, answer: Collected) => void>()
+  let collections = 0
+  const collect = () =>
+    new Promise<string>((resolve, reject) => {
+      const id = collections++
+      const workers = Object.values(cluster.workers ?? {}).filter(
+        (worker): worker is Worker => worker?.isConnected() === true && listening.has(worker.id),
+      )
+      const waiting = new Set(workers.map((worker) => worker.id))
+      const figures: MetricObjectWithValues<MetricValue<string>>[][] = []
+      const finish = (error?: Error) => {
+        clearTimeout(timer)
+        collecting.delete(id)
+        if (error) reject(error)
+        else resolve(AggregatorRegistry.aggregate(figures).metrics())
+      }
+      const timer = setTimeout(
+        () => finish(new Error(`workers ${[...waiting].join(', ')} sent no figures in time`)),
+        COLLECT_TIMEOUT_MS,
+      )
+      collecting.set(id, (worker, answer) => {
+        if (!waiting.delete(worker.id)) return
+        if (answer.error) return finish(new Error(`worker ${worker.id}: ${answer.error}`))
+        if (answer.metrics) figures.push(answer.metrics)
+        if (waiting.size === 0) finish()
+      })
+      for (const worker of workers) worker.send({ type: COLLECT, id })
+      if (waiting.size === 0) finish()
+    })
+  cluster.on('message', (worker, message: { type?: string; id: number }) => {
+    if (message?.type === COLLECTED) collecting.get(message.id)?.(worker, message as Collected)
     if (message?.type !== ASK) return
-    aggregator.clusterMetrics().then(
+    collect().then(
       (text) => worker.send({ type: ANSWER, id: message.id, text }),
       (error: Error) => worker.send({ type: ANSWER, id: message.id, error: error.message }),
     )

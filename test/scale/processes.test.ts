@@ -41,8 +41,8 @@ interface Process {
   url: string
   child: ChildProcess
   exited: Promise<number | null>
-  /** What the process wrote to stderr so far (its warnings and errors, as JSON lines). */
-  stderr: () => string
+  /** What the process wrote so far, both streams (its log lines at the level set, and crashes). */
+  output: () => string
 }
 
 /** Starts `api start` with these arguments and waits until it answers. */
@@ -54,12 +54,15 @@ const startProcess = async (
   const port = await freePort()
   const child = spawn(process.execPath, [bin, 'start', '--port', String(port), ...args], {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   })
-  let stderr = ''
-  child.stderr?.on('data', (chunk) => {
-    stderr += chunk
-  })
+  // Both streams, interleaved as written: the log lines go to stdout, crashes to stderr.
+  let output = ''
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk).slice(-64_000)
+  }
+  child.stdout?.on('data', keep)
+  child.stderr?.on('data', keep)
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
   t.teardown(async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -72,11 +75,11 @@ const startProcess = async (
   // Each process bundles the sources as it starts: slow on a loaded machine, more so with workers.
   const deadline = Date.now() + 180_000
   while (!(await answers(url))) {
-    if (child.exitCode !== null) throw new Error(`api start exited: ${stderr}`)
-    if (Date.now() > deadline) throw new Error(`api start never answered: ${stderr}`)
+    if (child.exitCode !== null) throw new Error(`api start exited: ${output}`)
+    if (Date.now() > deadline) throw new Error(`api start never answered: ${output}`)
     await delay(200)
   }
-  return { url, child, exited, stderr: () => stderr }
+  return { url, child, exited, output: () => output }
 }
 
 /** A database with an administrator and a user, and the environment of processes serving it. */
@@ -322,7 +325,7 @@ test('--workers 2: a scrape of /metrics answers the figures of every worker, sum
   const scrape = () =>
     getOnNewConnection(`${server.url}/metrics`).catch((error: Error) => {
       // The server's own account of a failed scrape (logged with its stack) says which part failed.
-      throw new Error(`${error.message}\nserver stderr:\n${server.stderr().slice(-4000)}`)
+      throw new Error(`${error.message}\nserver output:\n${server.output().slice(-4000)}`)
     })
   const before = count(await scrape())
   for (let n = 0; n < 20; n++) await getOnNewConnection(`${server.url}/healthcheck/status.json`)
