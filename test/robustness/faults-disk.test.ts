@@ -51,12 +51,18 @@ asRoot('a full data disk stops the first start plainly, with no corrupt key file
       child.stderr.on('data', (chunk) => {
         stderr += chunk
       })
+      let stopping = false
       const timer = setInterval(async () => {
         const ready = await fetch(`http://127.0.0.1:${port}/healthcheck/status.json`).then(
           (r) => r.ok,
           () => false,
         )
-        if (ready) child.kill('SIGTERM')
+        // One signal: a second one during the graceful stop ends the process at once.
+        if (ready && !stopping) {
+          stopping = true
+          clearInterval(timer)
+          child.kill('SIGTERM')
+        }
       }, 300)
       child.on('exit', (code) => {
         clearInterval(timer)
