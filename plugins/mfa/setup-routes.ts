@@ -142,7 +142,7 @@ export const setupRoutes = [
     handler: async ({ em, user }) => {
       const org = await readOrganizationMfa(em)
       if (!org.providers.includes('yubikey')) throw new HttpError(400, messages.providerDisabled)
-      const account = await readAccountMfa(em, user!.id)
+      const account = await readAccountMfa(em, user.id)
       if (!account.yubikey) return new Reply(null, { message: messages.setupNeeded })
       return new Reply({ verified: account.yubikey.created }, { message: messages.configured })
     },
