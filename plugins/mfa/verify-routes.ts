@@ -8,7 +8,15 @@ import { noBody } from '../../api/response-schemas.ts'
 import { endSession } from '../auth/index.ts'
 import { safeRedirect, verifyForm } from './form.ts'
 import { messages } from './messages.ts'
-import { type Input, isRemember, otpError, remember, totpRule } from './otp.ts'
+import {
+  type Input,
+  isRemember,
+  otpError,
+  remember,
+  totpCode,
+  totpRule,
+  yubikeyCode,
+} from './otp.ts'
 import {
   checkTotp,
   grantProof,
@@ -108,7 +116,7 @@ const jsonVerifyRoutes = (provider: Provider, field: 'totp' | 'hotp', name: stri
     auth: 'user',
     // Checks the caller's own second factors.
     permission: 'none',
-    body: z.object({ [field]: z.unknown().optional(), remember }),
+    body: z.object({ [field]: field === 'totp' ? totpCode : yubikeyCode, remember }),
     throttle: { account: () => undefined },
     message: messages.success,
     response: noBody,
