@@ -116,7 +116,7 @@ const jsonVerifyRoutes = (provider: Provider, field: 'totp' | 'hotp', name: stri
     auth: 'user',
     // Checks the caller's own second factors.
     permission: 'none',
-    body: z.object({ [field]: field === 'totp' ? totpCode : yubikeyCode, remember }),
+    body: z.object({ [field]: (field === 'totp' ? totpCode : yubikeyCode).optional(), remember }),
     throttle: { account: () => undefined },
     message: messages.success,
     response: noBody,
