@@ -95,7 +95,10 @@ const name = z
   .trim()
   .min(1, 'The name should not be empty.')
   .max(255, 'The name length should be maximum 255 characters.')
-  .refine(isWellFormedText, 'The name should be a valid UTF8 string.')
+  .refine(isWellFormedText, {
+    error: 'The name should be a valid UTF8 string.',
+    params: { rule: 'utf8Extended' },
+  })
 
 /** What `PUT /users/{id}.json` reads; anything else (username, active...) is ignored. */
 export const editBody = z.object({
