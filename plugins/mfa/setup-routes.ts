@@ -141,7 +141,7 @@ export const setupRoutes = [
     action: 'TotpSetupPost.post',
     summary: 'Confirm a TOTP device with a code from it',
     description:
-      'Stores the TOTP secret of the provisioning URI once a current code from the device proves it was scanned. A wrong code answers 400 and stores nothing.',
+      'Stores the TOTP secret of the provisioning URI once a current code from the device proves it was scanned. A malformed URI and a malformed code are reported together (400); a wrong code answers 400 too, and nothing is stored.',
     auth: 'user',
     // The caller's own devices; organisation settings and resets are for administrators (auth).
     permission: 'none',
@@ -188,7 +188,7 @@ export const setupRoutes = [
     action: 'YubikeySetupPost.post',
     summary: 'Register a Yubikey with one OTP from it',
     description:
-      "Checks one OTP with the Yubico service and binds the key's public identity to the caller; later checks must come from the same key.",
+      "Checks one OTP (44 modhex characters, else 400 before any call) with the Yubico service and binds the key's public identity to the caller; later checks must come from the same key.",
     auth: 'user',
     // The caller's own devices; organisation settings and resets are for administrators (auth).
     permission: 'none',
@@ -336,7 +336,7 @@ export const settingsRoutes = [
       action: 'MfaOrgSettingsPost.post',
       summary: "Set the organisation's MFA providers",
       description:
-        'Enables or disables TOTP and Yubikey for the organisation (Yubikey needs Yubico API credentials, checked before they are stored). Duo is refused with a message. Users keep their devices; a disabled provider is simply not asked for.',
+        'Enables or disables TOTP and Yubikey for the organisation (Yubikey needs Yubico API credentials, checked before they are stored). Duo is refused with a message; its fields, which the page sends as it holds them, must be text. Users keep their devices; a disabled provider is simply not asked for.',
       auth: 'admin',
       // The caller's own devices; organisation settings and resets are for administrators (auth).
       permission: 'none',

@@ -208,15 +208,27 @@ test('group creation: wrong types, rows that are not objects, oversized and host
   }
   t.deepEqual(await snapshot(sql), before, 'no refused creation wrote anything')
   // The rules on the data run once the body is valid, as passbolt's do.
-  const taken = await send(eve, 'POST', '/groups.json', {
+  const unmanaged = await send(eve, 'POST', '/groups.json', {
     name: 'Ops',
     groups_users: [{ user_id: bob.id, is_admin: false }],
   })
-  refused(t, taken, 'no manager')
-  t.deepEqual(taken.json.body, {
+  refused(t, unmanaged, 'no manager')
+  t.deepEqual(unmanaged.json.body, {
     groups_users: { at_least_one_group_manager: 'A group manager should be provided.' },
   })
   t.deepEqual(await snapshot(sql), before)
+  // A taken name is not reported while the members are malformed: passbolt checks the data's
+  // rules (a free name, active users, a manager) only on a valid body.
+  const ops = await send(eve, 'POST', '/groups.json', { name: 'Ops', groups_users: [manager] })
+  t.is(ops.status, 200, ops.text)
+  const again = await send(eve, 'POST', '/groups.json', { name: 'Ops', groups_users: ['x'] })
+  refused(t, again, 'a taken name and a malformed row')
+  t.deepEqual(again.json.body, { groups_users: { 0: missingRow } })
+  const taken = await send(eve, 'POST', '/groups.json', { name: 'Ops', groups_users: [manager] })
+  refused(t, taken, 'a taken name')
+  t.deepEqual(taken.json.body, {
+    name: { group_unique: 'The name is already used by another group.' },
+  })
 })
 
 test('theme and language: a value that is not one on offer keeps passbolt’s message, without a tree', async (t) => {
