@@ -43,9 +43,8 @@ export const totpRule = (value: unknown): [string, string] | undefined => {
 export const otpError = (field: string, rule: string, message: string) =>
   new HttpError(400, messages.otpFailed, { [field]: { [rule]: message } })
 
-export type Input = HandlerInput<
-  Record<string, string>,
-  { totp?: unknown; hotp?: unknown; remember?: unknown },
-  unknown,
-  'user'
+/** What the verification needs of a request: the signed-in caller and the exchange. */
+export type Input = Pick<
+  HandlerInput<unknown, unknown, unknown, 'user'>,
+  'em' | 'app' | 'user' | 'request'
 >
