@@ -300,7 +300,14 @@ const operation = (plugin: Plugin, route: Route) => {
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: body, example: exampleOf(body) } },
+            content: {
+              'application/json': { schema: body, example: exampleOf(body) },
+              // A route taking an upload also reads the same fields from a form, its files as
+              // binary parts (their media type in the schema), as the clients send them.
+              ...(typeof route.multipart === 'function'
+                ? { 'multipart/form-data': { schema: body } }
+                : {}),
+            },
           },
         }
       : {}),

@@ -126,7 +126,7 @@ export const uuidText = z
 export const cakeBoolean = z.union([z.boolean(), z.literal([0, 1, '0', '1'])])
 
 /** The JSON schema the API reference shows for `schema`, as a request part. */
-const documented = (schema: z.ZodType) => {
+export const documented = (schema: z.ZodType) => {
   const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' })
   return rest
 }
@@ -144,12 +144,20 @@ export interface Missing {
  * message, as the services' row-by-row checks report them; with `missing`, one that must be sent
  * is refused as `_required` when it is not.
  */
-export const withRule = <S extends z.ZodType>(
-  schema: S,
-  rule: string,
-  message: string,
-  missing?: Missing,
-) =>
+export const withRule: {
+  /** Refused as `_required` when not sent: the value is always there. */
+  <S extends z.ZodType>(
+    schema: S,
+    rule: string,
+    message: string,
+    missing: Missing,
+  ): z.ZodType<z.output<S>>
+  <S extends z.ZodType>(
+    schema: S,
+    rule: string,
+    message: string,
+  ): z.ZodType<z.output<S> | undefined>
+} = (schema: z.ZodType, rule: string, message: string, missing?: Missing) =>
   z
     .unknown()
     .superRefine((value, context) => {
@@ -164,7 +172,27 @@ export const withRule = <S extends z.ZodType>(
       } else if (!schema.safeParse(value).success)
         context.addIssue({ code: 'custom', message, params: { rule } })
     })
-    .meta(documented(schema)) as unknown as z.ZodType<z.output<S> | undefined>
+    // What passes is the value as sent, which `schema` accepted (a schema here never transforms).
+    .meta(documented(schema)) as unknown as z.ZodType<never>
+
+/**
+ * A field passbolt checks with several rules in its own order (present, then text, then not
+ * empty, then short enough): `rules` names the first one the value breaks, or none. Documented
+ * and typed as `schema`, which a value that breaks no rule then goes through.
+ */
+export const withRules = <S extends z.ZodType>(
+  schema: S,
+  rules: (value: unknown) => readonly [rule: string, message: string] | undefined,
+) =>
+  z
+    .unknown()
+    .superRefine((value, context) => {
+      const broken = rules(value)
+      if (broken)
+        context.addIssue({ code: 'custom', message: broken[1], params: { rule: broken[0] } })
+    })
+    .pipe(schema)
+    .meta(documented(schema))
 
 /**
  * A part a service checks itself, because passbolt answers its faults with messages that depend

@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import { badRequest, notFound } from '../../api/errors.ts'
 import { defineRoute, Reply } from '../../api/plugin.ts'
+import { checkedLater } from '../../api/validation.ts'
 import {
   accountSettingResponse,
   readAccountSettingRows,
@@ -16,7 +17,13 @@ const themeResponse = z.object({ id: z.string(), name: z.string(), preview: z.st
 
 const PUBLIC_PROPERTIES = ['locale', 'theme'] as const
 
-const themeBody = z.object({ value: z.unknown().optional() })
+/**
+ * `value`, a theme on offer. passbolt refuses a missing or unknown theme with its message alone,
+ * no validation tree, so the handler checks it.
+ */
+const themeBody = z.object({
+  value: checkedLater(z.enum(THEME_NAMES).meta({ examples: ['midgar'] })).optional(),
+})
 
 export const routes = [
   defineRoute({

@@ -12,7 +12,7 @@ export {
   defaultAvatarUrls,
   joinAvatar,
 } from './store.ts'
-export { type PreparedAvatar, prepareAvatar, storeAvatar } from './upload.ts'
+export { avatarFile, type PreparedAvatar, prepareAvatar, storeAvatar } from './upload.ts'
 
 export default definePlugin({
   name: 'avatars',

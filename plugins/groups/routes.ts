@@ -156,7 +156,7 @@ export const routes = [
     action: 'GroupsAdd.addPost',
     summary: 'Create a group',
     description:
-      'Administrators only. `name` (1 to 255 characters, unique among live groups) and `groups_users: [{user_id, is_admin}]`: active users, at least one of them a manager. Answers the group with its members (and `my_group_user` when asked).',
+      'Administrators only. `name` (1 to 255 characters, unique among live groups) and `groups_users: [{user_id, is_admin}]`: active users, at least one of them a manager. Answers the group with its members (and `my_group_user` when asked). A malformed name or row is refused (400) before the data is checked: a taken name, an unknown or inactive user and a missing manager are reported once the body is valid, as passbolt does.',
     auth: 'admin',
     // Administrators only: `auth` decides.
     permission: 'none',

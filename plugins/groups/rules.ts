@@ -15,6 +15,26 @@ export const toBoolean = (value: unknown): boolean | undefined => {
   return undefined
 }
 
+/** The first of passbolt's name rules `name` breaks, in passbolt's order, or none. */
+export const nameRule = (name: unknown): readonly [rule: string, message: string] | undefined => {
+  if (name === undefined || name === null) return ['_required', messages.nameRequired]
+  if (typeof name !== 'string' || !isWellFormedText(name))
+    return ['utf8Extended', messages.nameUtf8]
+  if (name.trim() === '') return ['_empty', messages.nameEmpty]
+  if ([...name].length > 255) return ['maxLength', messages.nameLength]
+  return undefined
+}
+
+/** Whether a live group other than `exceptGroup` has this name. */
+export const isNameTaken = async (em: EntityManager, name: string, exceptGroup?: string) => {
+  const taken = await selectRows<{ id: string }>(em, (knex) => {
+    const query = knex('groups').where({ name, deleted: false }).select('id').limit(1)
+    if (exceptGroup) query.whereNot('id', exceptGroup)
+    return query
+  })
+  return taken.length > 0
+}
+
 /** Adds the name's errors under `name`; returns the name when it is acceptable. */
 export const checkName = async (
   em: EntityManager,
@@ -22,28 +42,14 @@ export const checkName = async (
   name: unknown,
   exceptGroup?: string,
 ): Promise<string | undefined> => {
-  if (name === undefined || name === null) {
-    errors.add(['name'], '_required', messages.nameRequired)
+  const broken = nameRule(name)
+  if (broken) {
+    errors.add(['name'], ...broken)
     return undefined
   }
-  if (typeof name !== 'string' || !isWellFormedText(name)) {
-    errors.add(['name'], 'utf8Extended', messages.nameUtf8)
-    return undefined
-  }
-  if (name.trim() === '') {
-    errors.add(['name'], '_empty', messages.nameEmpty)
-    return undefined
-  }
-  if ([...name].length > 255) {
-    errors.add(['name'], 'maxLength', messages.nameLength)
-    return undefined
-  }
-  const taken = await selectRows<{ id: string }>(em, (knex) => {
-    const query = knex('groups').where({ name, deleted: false }).select('id').limit(1)
-    if (exceptGroup) query.whereNot('id', exceptGroup)
-    return query
-  })
-  if (taken.length > 0) {
+  // Text by now: the rules refuse anything else.
+  if (typeof name !== 'string') return undefined
+  if (await isNameTaken(em, name, exceptGroup)) {
     errors.add(['name'], 'group_unique', messages.nameUnique)
     return undefined
   }

@@ -2,11 +2,11 @@
 // reference. Each field of the update's rows is typed and refused with passbolt's rule and
 // message for it; what depends on the group (members, secrets needed) is checked by the services.
 import { z } from 'zod'
-import { cakeBoolean, uuidText, withRule } from '../../api/validation.ts'
+import { cakeBoolean, documented, uuidText, withRule, withRules } from '../../api/validation.ts'
 import { deletionTransferSchema } from '../users/index.ts'
 import { MAX_SECRETS } from './changes.ts'
 import { messages } from './messages.ts'
-import { MAX_ROWS } from './rules.ts'
+import { MAX_ROWS, nameRule } from './rules.ts'
 
 /** Ids as stored: the answer is not the place to refuse an id another client wrote. */
 const id = z.string().meta({ format: 'uuid' })
@@ -46,10 +46,39 @@ export const dryRunResponse = z.object({
   }),
 })
 
+/** A row that is not an object is read as an empty one: each missing field is reported. */
+const asObject = (value: unknown) =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}
+
+/** A group's first member: a user and whether they manage it. */
+const newMember = z.preprocess(
+  asObject,
+  z.object({
+    user_id: withRule(uuidText, 'uuid', messages.userIdUuid, {
+      message: messages.userIdRequired,
+      orNull: true,
+    }).describe('An active user.'),
+    is_admin: withRule(cakeBoolean, 'boolean', messages.isAdminBoolean, {
+      message: messages.isAdminRequired,
+      orNull: true,
+    }).describe('Whether the member manages the group; at least one does.'),
+  }),
+)
+
 export const createBody = z.object({
-  name: z.unknown().optional(),
-  groups_users: z.unknown().optional(),
+  name: withRules(z.string().meta({ minLength: 1, maxLength: 255 }), nameRule).describe(
+    'Unique among live groups.',
+  ),
+  // The list's own faults first, so that an oversized list is refused without reading its rows.
+  groups_users: z
+    .array(z.unknown(), { error: messages.groupsUsersArray })
+    .max(MAX_ROWS, { error: messages.groupsUsersArray })
+    .pipe(z.array(newMember))
+    .meta(documented(z.array(newMember).max(MAX_ROWS)))
+    .optional(),
 })
+
+export type CreateBody = z.output<typeof createBody>
 
 /** A list of at most `max` rows; anything else is refused on the list with `message`. */
 const listOf = <S extends z.ZodType>(row: S, max: number, message: string) =>

@@ -2,9 +2,11 @@
 import { z } from 'zod'
 import { badRequest } from '../../api/errors.ts'
 import { defineRoute } from '../../api/plugin.ts'
+import { checkedLater } from '../../api/validation.ts'
 import {
   accountSettingResponse,
   isSupportedLocale,
+  LOCALE_OPTIONS,
   ORGANIZATION_LOCALE,
   organizationSettingRowResponse,
   readAccountSettingRows,
@@ -15,7 +17,15 @@ import {
 
 const INVALID = 'This is not a valid locale.'
 
-const localeBody = z.object({ value: z.unknown().optional() })
+/**
+ * `value`, a language the clients ship. passbolt refuses any other value with its message alone,
+ * no validation tree, so the route checks it (`localeOf`).
+ */
+const localeBody = z.object({
+  value: checkedLater(
+    z.enum(LOCALE_OPTIONS.map((option) => option.locale)).meta({ examples: ['fr-FR'] }),
+  ).optional(),
+})
 
 const localeOf = (value: unknown) => {
   if (!isSupportedLocale(value)) throw badRequest(INVALID)

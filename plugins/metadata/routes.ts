@@ -3,7 +3,7 @@
 // each user's cache of session keys.
 import { z } from 'zod'
 import { badRequest, HttpError } from '../../api/errors.ts'
-import { defineRoute } from '../../api/plugin.ts'
+import { defineRoute, type Route } from '../../api/plugin.ts'
 import { writeOrganizationSetting } from '../settings/index.ts'
 import { embeddedUsers } from '../users/index.ts'
 import { METADATA_KEYS_SETTINGS, METADATA_TYPES_SETTINGS } from './defaults.ts'
@@ -89,14 +89,15 @@ const keyExpireBody = z.looseObject({
     .optional(),
 })
 
-const settingsRoutes = (
+/** An administrator's settings change, on PUT and POST: the handler's caller is never missing. */
+const settingsRoutes = <B extends z.ZodType>(
   path: string,
   action: string,
   summary: string,
   description: string,
-  body: z.ZodType,
+  body: B,
   response: z.ZodType,
-  handler: Parameters<typeof defineRoute>[0]['handler'],
+  handler: Route<z.ZodType, B, unknown, 'admin'>['handler'],
 ) =>
   (['PUT', 'POST'] as const).map((method) =>
     defineRoute({
@@ -138,7 +139,7 @@ export const routes = [
     typesSettingsJson,
     async ({ em, body, user }) => {
       const settings = parseTypesSettings(body as Record<string, unknown>)
-      await saveTypesSettings(em, settings, user!.id)
+      await saveTypesSettings(em, settings, user.id)
       return settings
     },
   ),
@@ -193,14 +194,14 @@ export const routes = [
           })
         const checked = await checkPrivateKeyCopies(em, app, copies, {
           requireKeyExists: true,
-          writerId: user!.id,
+          writerId: user.id,
           zeroKnowledge: false,
         })
         if (checked.errors)
           throw badRequest(messages.settingsValidation, { metadata_private_keys: checked.errors })
-        await insertPrivateKeyCopies(em, checked.valid, user!.id)
+        await insertPrivateKeyCopies(em, checked.valid, user.id)
       }
-      await writeOrganizationSetting(em, KEYS_PROPERTY, settings, user!.id)
+      await writeOrganizationSetting(em, KEYS_PROPERTY, settings, user.id)
       return settings
     },
   ),
@@ -256,7 +257,7 @@ export const routes = [
       if (query.contain.metadata_private_keys) {
         const own = await ownPrivateKeys(
           em,
-          user!.id,
+          user.id,
           rows.map((row) => row.id),
         )
         for (const key of keys)
@@ -287,9 +288,9 @@ export const routes = [
     response: metadataKeyJson,
     transaction: true,
     handler: async ({ em, app, body, user }) => {
-      const id = await createMetadataKey(em, app, user!.id, body)
+      const id = await createMetadataKey(em, app, user.id, body)
       const key = keyJson((await findMetadataKey(em, id))!)
-      const own = await ownPrivateKeys(em, user!.id, [id])
+      const own = await ownPrivateKeys(em, user.id, [id])
       return { ...key, metadata_private_keys: (own.get(id) ?? []).map(privateKeyJson) }
     },
   }),
@@ -309,7 +310,7 @@ export const routes = [
       response: metadataKeyJson,
       transaction: true,
       handler: async ({ em, params, body, user }) => {
-        await expireMetadataKey(em, params.id, user!.id, body)
+        await expireMetadataKey(em, params.id, user.id, body)
         return keyJson((await findMetadataKey(em, params.id.toLowerCase()))!)
       },
     }),
@@ -328,7 +329,7 @@ export const routes = [
     response: z.null(),
     transaction: true,
     handler: async ({ em, params, user }) => {
-      await deleteMetadataKey(em, params.id, user!.id)
+      await deleteMetadataKey(em, params.id, user.id)
       return null
     },
   }),
@@ -354,14 +355,14 @@ export const routes = [
       const copy = { ...body, metadata_key_id: key.id }
       const checked = await checkPrivateKeyCopies(em, app, [copy], {
         requireKeyExists: true,
-        writerId: user!.id,
+        writerId: user.id,
       })
       if (checked.errors) {
         const errors = checked.errors[0] as Record<string, Record<string, string>>
         if (errors.user_id?._isUnique) throw badRequest(messages.privateKeyShared)
         throw badRequest(messages.privateKeyValidation, errors)
       }
-      await insertPrivateKeyCopies(em, checked.valid, user!.id)
+      await insertPrivateKeyCopies(em, checked.valid, user.id)
       return privateKeyJson((await findPrivateKeyCopy(em, key.id, checked.valid[0].user_id))!)
     },
   }),
@@ -390,10 +391,10 @@ export const routes = [
         await lockMetadataKeys(em)
         const checked = await checkPrivateKeyCopies(em, app, body, {
           requireKeyExists: true,
-          writerId: user!.id,
+          writerId: user.id,
         })
         if (checked.errors) throw badRequest(messages.privateKeysValidation, checked.errors)
-        await insertPrivateKeyCopies(em, checked.valid, user!.id)
+        await insertPrivateKeyCopies(em, checked.valid, user.id)
         return []
       },
     }),
@@ -413,7 +414,7 @@ export const routes = [
       body: z.looseObject({ data: armoredMessage.optional() }),
       response: privateKeySchema,
       transaction: true,
-      handler: ({ em, params, body, user }) => updateOwnPrivateKey(em, user!.id, params.id, body),
+      handler: ({ em, params, body, user }) => updateOwnPrivateKey(em, user.id, params.id, body),
     }),
   ),
   defineRoute({
@@ -426,7 +427,7 @@ export const routes = [
     // Only the caller's own rows.
     permission: 'none',
     response: z.array(sessionKeyJson),
-    handler: ({ em, user }) => listSessionKeys(em, user!.id),
+    handler: ({ em, user }) => listSessionKeys(em, user.id),
   }),
   defineRoute({
     method: 'POST',
@@ -440,7 +441,7 @@ export const routes = [
     body: z.looseObject({ data: armoredMessage.optional() }),
     response: sessionKeyJson,
     transaction: true,
-    handler: ({ em, body, user }) => createSessionKey(em, user!.id, body.data),
+    handler: ({ em, body, user }) => createSessionKey(em, user.id, body.data),
   }),
   ...(['PUT', 'POST'] as const).map((method) =>
     defineRoute({
@@ -464,7 +465,7 @@ export const routes = [
       }),
       response: sessionKeyJson,
       transaction: true,
-      handler: ({ em, params, body, user }) => updateSessionKey(em, user!.id, params.id, body),
+      handler: ({ em, params, body, user }) => updateSessionKey(em, user.id, params.id, body),
     }),
   ),
   defineRoute({
@@ -480,7 +481,7 @@ export const routes = [
     response: z.null(),
     transaction: true,
     handler: async ({ em, params, user }) => {
-      await deleteSessionKey(em, user!.id, params.id)
+      await deleteSessionKey(em, user.id, params.id)
       return null
     },
   }),

@@ -13,6 +13,8 @@ export const messages = {
   otpNumeric: 'The OTP should be composed of numbers only.',
   otpMinLength: 'The OTP should be at least 6 characters long.',
   otpInvalid: 'This OTP is not valid.',
+  fieldRequired: 'This field is required.',
+  uriInvalid: 'The provisioning URI is not valid.',
   modhexInvalid: 'The OTP should be composed of modhex characters.',
   yubikeyForeign: 'This yubikey is not associated with this user.',
   hotpInvalid: 'This OTP is not valid.',

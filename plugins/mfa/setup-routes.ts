@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { HttpError } from '../../api/errors.ts'
 import { defineRoute, Reply } from '../../api/plugin.ts'
 import { noBody } from '../../api/response-schemas.ts'
+import { withRules } from '../../api/validation.ts'
 import { writeOrganizationSetting } from '../settings/index.ts'
 import { messages } from './messages.ts'
 import { otpError, totpRule } from './otp.ts'
@@ -47,6 +48,45 @@ const totpSetupResponse = z.union([
   z.object({ verified: z.string() }),
   z.object({ otpProvisioningUri: z.string() }),
 ])
+
+/** The provisioning URI's rules: present, then an `otpauth://totp` URI carrying a secret. */
+const provisioningUriRule = (value: unknown) => {
+  if (value === undefined || value === null) return ['_required', messages.fieldRequired] as const
+  if (typeof value !== 'string' || value.length > 1024 || !secretOfUri(value))
+    return ['isValidOtpProvisioningUri', messages.uriInvalid] as const
+  return undefined
+}
+
+/** A device's first code, checked with the URI it was scanned from (both reported together). */
+const totpSetupBody = z.object({
+  otpProvisioningUri: withRules(
+    z
+      .string()
+      .max(1024)
+      .meta({
+        examples: ['otpauth://totp/Keyward:ada%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DP'],
+      }),
+    provisioningUriRule,
+  ),
+  totp: withRules(
+    z
+      .union([z.string().regex(/^[0-9]{6,}$/), z.number().int().nonnegative()])
+      .meta({ examples: ['123456'] }),
+    totpRule,
+  ),
+})
+
+/** A Yubikey OTP: 44 modhex characters, the first 12 the key's public identity. */
+const yubikeyOtp = withRules(
+  z
+    .string()
+    .regex(MODHEX_OTP)
+    .meta({ examples: ['elbjvhtfndkciugrelbjvhtfndkciugrelbjvhtfndkc'] }),
+  (value) =>
+    typeof value === 'string' && MODHEX_OTP.test(value)
+      ? undefined
+      : (['isValidModhex', messages.modhexInvalid] as const),
+)
 
 export const setupRoutes = [
   defineRoute({
@@ -101,21 +141,16 @@ export const setupRoutes = [
     action: 'TotpSetupPost.post',
     summary: 'Confirm a TOTP device with a code from it',
     description:
-      'Stores the TOTP secret of the provisioning URI once a current code from the device proves it was scanned. A wrong code answers 400 and stores nothing.',
+      'Stores the TOTP secret of the provisioning URI once a current code from the device proves it was scanned. A malformed URI and a malformed code are reported together (400); a wrong code answers 400 too, and nothing is stored.',
     auth: 'user',
     // The caller's own devices; organisation settings and resets are for administrators (auth).
     permission: 'none',
-    body: z.object({ otpProvisioningUri: z.string().max(1024), totp: z.unknown().optional() }),
+    body: totpSetupBody,
+    validationMessage: messages.otpFailed,
     throttle: { account: () => undefined },
     message: messages.setupSaved,
     response: noBody,
     handler: async ({ em, user, body, request }) => {
-      if (!secretOfUri(body.otpProvisioningUri))
-        throw new HttpError(400, messages.otpFailed, {
-          otpProvisioningUri: { isValidOtpProvisioningUri: 'The provisioning URI is not valid.' },
-        })
-      const rule = totpRule(body.totp)
-      if (rule) throw otpError('totp', ...rule)
       if (!(await checkTotp(body.otpProvisioningUri, String(body.totp))))
         throw otpError('totp', 'isValidOtp', messages.otpInvalid)
       const account = await readAccountMfa(em, user.id)
@@ -142,7 +177,7 @@ export const setupRoutes = [
     handler: async ({ em, user }) => {
       const org = await readOrganizationMfa(em)
       if (!org.providers.includes('yubikey')) throw new HttpError(400, messages.providerDisabled)
-      const account = await readAccountMfa(em, user!.id)
+      const account = await readAccountMfa(em, user.id)
       if (!account.yubikey) return new Reply(null, { message: messages.setupNeeded })
       return new Reply({ verified: account.yubikey.created }, { message: messages.configured })
     },
@@ -153,18 +188,17 @@ export const setupRoutes = [
     action: 'YubikeySetupPost.post',
     summary: 'Register a Yubikey with one OTP from it',
     description:
-      "Checks one OTP with the Yubico service and binds the key's public identity to the caller; later checks must come from the same key.",
+      "Checks one OTP (44 modhex characters, else 400 before any call) with the Yubico service and binds the key's public identity to the caller; later checks must come from the same key.",
     auth: 'user',
     // The caller's own devices; organisation settings and resets are for administrators (auth).
     permission: 'none',
-    body: z.object({ hotp: z.unknown().optional() }),
+    body: z.object({ hotp: yubikeyOtp }),
+    validationMessage: messages.otpFailed,
     throttle: { account: () => undefined },
     message: messages.setupSaved,
     response: noBody,
     handler: async ({ em, user, body, request }) => {
       const otp = body.hotp
-      if (typeof otp !== 'string' || !MODHEX_OTP.test(otp))
-        throw otpError('hotp', 'isValidModhex', messages.modhexInvalid)
       const org = await readOrganizationMfa(em)
       if (
         !org.yubikey ||
@@ -250,7 +284,14 @@ const organizationBody = z.object({
       z.object({}).strict(),
     ])
     .optional(),
-  duo: z.unknown().optional(),
+  // The page sends Duo's fields as it holds them, `{}` when Duo is off; Duo is refused above.
+  duo: z
+    .looseObject({
+      apiHostName: z.string().max(1024).optional(),
+      clientId: z.string().max(1024).optional(),
+      clientSecret: z.string().max(1024).optional(),
+    })
+    .optional(),
 })
 
 /** The settings as the administration page reads them (passbolt's layout). */
@@ -295,7 +336,7 @@ export const settingsRoutes = [
       action: 'MfaOrgSettingsPost.post',
       summary: "Set the organisation's MFA providers",
       description:
-        'Enables or disables TOTP and Yubikey for the organisation (Yubikey needs Yubico API credentials, checked before they are stored). Duo is refused with a message. Users keep their devices; a disabled provider is simply not asked for.',
+        'Enables or disables TOTP and Yubikey for the organisation (Yubikey needs Yubico API credentials, checked before they are stored). Duo is refused with a message; its fields, which the page sends as it holds them, must be text. Users keep their devices; a disabled provider is simply not asked for.',
       auth: 'admin',
       // The caller's own devices; organisation settings and resets are for administrators (auth).
       permission: 'none',

@@ -8,7 +8,15 @@ import { noBody } from '../../api/response-schemas.ts'
 import { endSession } from '../auth/index.ts'
 import { safeRedirect, verifyForm } from './form.ts'
 import { messages } from './messages.ts'
-import { type Input, isRemember, otpError, remember, totpRule } from './otp.ts'
+import {
+  type Input,
+  isRemember,
+  otpError,
+  remember,
+  totpCode,
+  totpRule,
+  yubikeyCode,
+} from './otp.ts'
 import {
   checkTotp,
   grantProof,
@@ -94,7 +102,7 @@ const jsonVerifyRoutes = (provider: Provider, field: 'totp' | 'hotp', name: stri
     message: messages.provideOtp,
     response: noBody,
     handler: async (input) => {
-      await openVerification(input as unknown as Input, provider)
+      await openVerification(input, provider)
       return null
     },
   }),
@@ -108,12 +116,11 @@ const jsonVerifyRoutes = (provider: Provider, field: 'totp' | 'hotp', name: stri
     auth: 'user',
     // Checks the caller's own second factors.
     permission: 'none',
-    body: z.object({ [field]: z.unknown().optional(), remember }),
+    body: z.object({ [field]: (field === 'totp' ? totpCode : yubikeyCode).optional(), remember }),
     throttle: { account: () => undefined },
     message: messages.success,
     response: noBody,
-    handler: async (raw) => {
-      const input = raw as unknown as Input
+    handler: async (input) => {
       await verifyCode(input, provider, input.body[field], input.body.remember)
       return null
     },
@@ -158,14 +165,15 @@ const formRoutes = (provider: Provider, field: 'totp' | 'hotp', name: string) =>
       _csrfToken: z.string().max(256).optional(),
     }),
     throttle: { account: () => undefined },
-    handler: async (raw) => {
-      const input = raw as unknown as Input & { body: { _csrfToken?: string } }
-      if (!input.user) return new Reply(null, { redirect: '/auth/login' })
-      assertCsrfToken(input.request, input.body._csrfToken)
+    handler: async (input) => {
+      const { user, body, request } = input
+      // The form's page is public so that a guest is sent to sign in rather than answered 401.
+      if (!user) return new Reply(null, { redirect: '/auth/login' })
+      assertCsrfToken(request, body._csrfToken)
       const cookie = input.request.cookies.get(CSRF_COOKIE)!
       const target = redirectOf(input.request.url)
       try {
-        await verifyCode(input, provider, input.body[field], input.body.remember)
+        await verifyCode({ ...input, user }, provider, body[field], body.remember)
       } catch (error) {
         if (!(error instanceof HttpError) || error.status !== 400) throw error
         if (error.message === messages.tooManyAttempts)

@@ -29,14 +29,17 @@ const transferId = (id: string) => {
   return id
 }
 
-/** Moves the transfer on for its owner, proven by the session or by the transfer's token. */
+/**
+ * Moves the transfer on for its owner: the signed-in caller, or whoever holds the transfer's
+ * token (the phone, not signed in yet).
+ */
 const move = async (
-  { em, user, body }: Pick<HandlerInput<unknown, UpdateBody>, 'em' | 'user' | 'body'>,
+  { em, body }: Pick<HandlerInput<unknown, UpdateBody>, 'em' | 'body'>,
   id: string,
-  token?: string,
+  proof: { userId: string } | { token: string },
 ) => {
   const found = await findTransfer(em, transferId(id))
-  const actorId = token === undefined ? user!.id : await tokenOwner(em, found, token)
+  const actorId = 'userId' in proof ? proof.userId : await tokenOwner(em, found, proof.token)
   if (found.userId !== actorId) throw new HttpError(403, messages.notOwner)
   if ((await expireTransfer(em, found)).lapsed) throw new HttpError(403, messages.tokenExpired)
   return runInTransaction(em, async (tx) =>
@@ -63,7 +66,7 @@ export const routes = [
     response: createdTransferSchema,
     transaction: true,
     message: messages.created,
-    handler: ({ em, user, body }) => startTransfer(em, user!.id, body),
+    handler: ({ em, user, body }) => startTransfer(em, user.id, body),
   }),
   defineRoute({
     method: 'GET',
@@ -78,7 +81,7 @@ export const routes = [
     params: z.object({ id: z.string() }),
     query: { contain: transferContain },
     response: transferSchema,
-    handler: ({ em, user, params }) => viewTransfer(em, transferId(params.id), user!.id),
+    handler: ({ em, user, params }) => viewTransfer(em, transferId(params.id), user.id),
   }),
   ...(['PUT', 'POST'] as const).map((method) =>
     defineRoute({
@@ -95,7 +98,7 @@ export const routes = [
       validationMessage: messages.validation,
       query: { contain: transferContain },
       response: transferSchema,
-      handler: (input) => move(input, input.params.id),
+      handler: (input) => move(input, input.params.id, { userId: input.user.id }),
     }),
   ),
   ...(['PUT', 'POST'] as const).map((method) =>
@@ -119,7 +122,7 @@ export const routes = [
       handler: (input) => {
         if (!isUuid(input.params.authenticationTokenId))
           throw new HttpError(401, messages.tokenNotUuid)
-        return move(input, input.params.id, input.params.authenticationTokenId)
+        return move(input, input.params.id, { token: input.params.authenticationTokenId })
       },
     }),
   ),

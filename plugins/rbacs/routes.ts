@@ -43,7 +43,7 @@ export const routes = [
       query: { contain: rbacContain },
       response: z.array(rbacSchema),
       transaction: true,
-      handler: ({ em, user, body }) => updateRbacs(em, user!.id, body),
+      handler: ({ em, user, body }) => updateRbacs(em, user.id, body),
     }),
   ),
   defineRoute({

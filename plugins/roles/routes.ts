@@ -27,7 +27,7 @@ export const routes = [
     query: { contain: { user_count: {} }, filter: { 'is-deleted': 'boolean' } },
     response: z.array(roleSchema),
     handler: ({ em, app, user, query }) => {
-      const admin = user!.role === 'admin'
+      const admin = user.role === 'admin'
       return listRoles(em, app, {
         deleted: admin && query.filter['is-deleted'] === true,
         userCount: admin && Boolean(query.contain.user_count),
@@ -48,7 +48,7 @@ export const routes = [
     response: roleSchema,
     transaction: true,
     message: messages.added,
-    handler: ({ em, app, user, body }) => createRole(em, app, body.name, user!.id),
+    handler: ({ em, app, user, body }) => createRole(em, app, body.name, user.id),
   }),
   ...(['PUT', 'POST'] as const).map((method) =>
     defineRoute({
@@ -68,7 +68,7 @@ export const routes = [
       transaction: true,
       message: messages.updated,
       handler: ({ em, user, params, body }) =>
-        renameRole(em, roleId(params.id), body.name, user!.id),
+        renameRole(em, roleId(params.id), body.name, user.id),
     }),
   ),
   defineRoute({
@@ -86,7 +86,7 @@ export const routes = [
     transaction: true,
     message: messages.deleted,
     handler: async ({ em, app, user, params }) => {
-      await deleteRole(em, app, roleId(params.id), user!.id)
+      await deleteRole(em, app, roleId(params.id), user.id)
       return null
     },
   }),

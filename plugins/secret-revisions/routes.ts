@@ -63,7 +63,7 @@ export const routes = [
             max_revisions: body.max_revisions,
             allow_sharing_revisions: body.allow_sharing_revisions,
           },
-          user!.id,
+          user.id,
         ),
     }),
   ),
@@ -103,6 +103,6 @@ export const routes = [
     query: { contain: revisionContain },
     response: z.array(revisionSchema),
     handler: ({ em, params, user, query }) =>
-      revisionsOf(em, params.id, user!.id, Boolean(query.contain.secret)),
+      revisionsOf(em, params.id, user.id, Boolean(query.contain.secret)),
   }),
 ]

@@ -2,6 +2,7 @@
 // name and avatar; administrators also change the role and suspension (`disabled`) of others;
 // the username never changes. The avatar is checked and resized before anything is written.
 import type { EntityManager } from '@mikro-orm/postgresql'
+import type { z } from 'zod'
 import type { AppContext } from '../../api/app.ts'
 import type { AuthUser } from '../../api/auth/user.ts'
 import { lockRows } from '../../api/db/transaction.ts'
@@ -10,12 +11,9 @@ import { executeStatement, selectRows } from '../../api/orm.ts'
 import { prepareAvatar, storeAvatar } from '../avatars/index.ts'
 import { keepAnAdministrator } from './admins.ts'
 import { messages } from './messages.ts'
+import type { editBody } from './schemas.ts'
 
-export interface UserChanges {
-  role_id?: string
-  disabled?: Date | null
-  profile?: { first_name?: string; last_name?: string; avatar?: { file?: unknown } }
-}
+export type UserChanges = z.output<typeof editBody>
 
 /** Refusals passbolt makes from the raw request before validating it. */
 export const checkEditRequest = (caller: AuthUser, id: string, raw: unknown) => {
@@ -52,10 +50,9 @@ export const editUser = async (
   id: string,
   changes: UserChanges,
 ) => {
-  const avatar =
-    changes.profile?.avatar !== undefined
-      ? await prepareAvatar(app, changes.profile.avatar.file)
-      : undefined
+  const avatar = changes.profile?.avatar
+    ? await prepareAvatar(app, changes.profile.avatar.file)
+    : undefined
   await lockRows(em, 'users', [id])
   const [current] = await selectRows<Current>(em, (knex) =>
     knex('users')

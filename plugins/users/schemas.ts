@@ -1,7 +1,7 @@
 // Request bodies and response shapes of the users routes.
 import { z } from 'zod'
-import { UploadedFile } from '../../api/body.ts'
 import { isWellFormedText } from '../../api/validation.ts'
+import { avatarFile } from '../avatars/index.ts'
 import { deletionTransferSchema } from './extensions.ts'
 
 const date = z.string().nullable()
@@ -95,7 +95,10 @@ const name = z
   .trim()
   .min(1, 'The name should not be empty.')
   .max(255, 'The name length should be maximum 255 characters.')
-  .refine(isWellFormedText, 'The name should be a valid UTF8 string.')
+  .refine(isWellFormedText, {
+    error: 'The name should be a valid UTF8 string.',
+    params: { rule: 'utf8Extended' },
+  })
 
 /** What `PUT /users/{id}.json` reads; anything else (username, active...) is ignored. */
 export const editBody = z.object({
@@ -110,10 +113,10 @@ export const editBody = z.object({
     .object({
       first_name: name.optional(),
       last_name: name.optional(),
-      avatar: z
-        .object({ file: z.union([z.instanceof(UploadedFile), z.unknown()]).optional() })
-        .optional(),
+      avatar: z.object({ file: avatarFile }).optional(),
     })
+    // The picture is a file part of a form, which a JSON example cannot carry.
+    .meta({ examples: [{ first_name: 'Ada', last_name: 'Lovelace' }] })
     .optional(),
 })
 
