@@ -115,15 +115,21 @@ const linkedBy = (knex: Knex, userId: string) =>
     .whereRaw('resources_tags.tag_id = tags.id')
     .where('resources_tags.user_id', userId)
 
-/** The tag of each of these slugs the user links: the shared one, or their own personal one. */
+/** The tag of each of these slugs the user links: the shared one (`#…`), or their own one. */
 const tagsOfSlugs = (em: EntityManager, userId: string, slugs: readonly string[]) =>
   selectRows<TagRow>(em, (knex) =>
     knex('tags')
-      .whereIn('tags.slug', slugs)
       .where((query) =>
         query
-          .where('tags.is_shared', true)
-          .orWhere((own) => own.where('tags.is_shared', false).where('tags.user_id', userId)),
+          .where((shared) =>
+            shared.where('tags.is_shared', true).whereIn('tags.slug', slugs.filter(isSharedSlug)),
+          )
+          .orWhere((own) =>
+            own.where({ 'tags.is_shared': false, 'tags.user_id': userId }).whereIn(
+              'tags.slug',
+              slugs.filter((slug) => !isSharedSlug(slug)),
+            ),
+          ),
       )
       .select(COLUMNS),
   )
