@@ -25,6 +25,17 @@ test('no plugin takes a PostgreSQL advisory lock', (t) => {
   t.deepEqual(found, [], 'lock rows with lockRows or lockInOrder from api/db/transaction.ts')
 })
 
+// Migrations run before the tables they create exist, in processes that may start together:
+// no row can stand for them, so `migrate` (api/orm.ts) alone holds a session advisory lock.
+test('the core takes an advisory lock only around migrations', (t) => {
+  const found = sources(join(root, 'api'))
+    .filter((file) => relative(root, file) !== join('api', 'orm.ts'))
+    .flatMap((file) =>
+      advisoryCalls(readFileSync(file, 'utf8')).map((call) => `${relative(root, file)}: ${call}`),
+    )
+  t.deepEqual(found, [])
+})
+
 test('the check sees an advisory lock however it is called', (t) => {
   t.deepEqual(
     advisoryCalls(
