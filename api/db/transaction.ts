@@ -35,9 +35,9 @@ export const runInTransaction = async <T>(
  * The order tables are locked in, first to last; tables not named here come after, by name.
  * A change locks what it needs in this order, then by id: the account (and the role it holds),
  * then the item it changes (a folder before the items inside, a resource), then the groups whose
- * members reach the item.
+ * members reach the item, then the tags on it.
  */
-export const LOCK_ORDER = ['users', 'roles', 'folders', 'resources', 'groups', 'comments']
+export const LOCK_ORDER = ['users', 'roles', 'folders', 'resources', 'groups', 'comments', 'tags']
 
 /** `update` for rows the change writes; `share` for rows whose state the change relies on. */
 export type LockMode = 'update' | 'share'

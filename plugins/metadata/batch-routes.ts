@@ -5,6 +5,7 @@
 // row changes type, how a row is listed.
 import type { EntityManager, Knex } from '@mikro-orm/postgresql'
 import { z } from 'zod'
+import { lockRows } from '../../api/db/transaction.ts'
 import { HttpError } from '../../api/errors.ts'
 import { executeStatement, selectRows } from '../../api/orm.ts'
 import { defineRoute, Reply } from '../../api/plugin.ts'
@@ -105,6 +106,11 @@ const applyBatch = async <Row extends BatchRow>(
   items: BatchItem[],
 ) => {
   const { table } = target
+  await lockRows(
+    em,
+    table,
+    items.map((item) => item.id),
+  )
   const rows = await selectRows<Row & { key_expired: string | null }>(em, (knex) => {
     const query = knex(table)
       .leftJoin('metadata_keys', 'metadata_keys.id', `${table}.metadata_key_id`)
@@ -112,7 +118,6 @@ const applyBatch = async <Row extends BatchRow>(
         `${table}.id`,
         items.map((item) => item.id),
       )
-      .forUpdate(table)
       .select(qualified(target as never))
       .select('metadata_keys.expired as key_expired')
     target.scope?.(query)

@@ -1,9 +1,9 @@
-// Changes to metadata keys and their private copies queue behind one transaction lock, so
-// rules over several rows (at most two active keys, one copy per user and key) hold under races.
+// Changes to metadata keys, their private copies and the key settings queue on the row of the
+// organisation's metadata key settings, so that rules over several rows (at most two active keys,
+// a fingerprint used once, no server copy in zero-knowledge mode, a copy for a live key only)
+// hold under races. One copy per user and key is also a unique index.
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { selectSql } from '../../api/orm.ts'
+import { lockOrganizationSetting } from '../settings/index.ts'
+import { KEYS_PROPERTY } from './settings.ts'
 
-const METADATA_KEYS_LOCK = 7_385_231
-
-export const lockMetadataKeys = (em: EntityManager) =>
-  selectSql(em, 'select pg_advisory_xact_lock(:lock)', { lock: METADATA_KEYS_LOCK })
+export const lockMetadataKeys = (em: EntityManager) => lockOrganizationSetting(em, KEYS_PROPERTY)

@@ -4,6 +4,7 @@
 // should not read; a user may re-encrypt (re-sign) their own copy once.
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { AppContext } from '../../api/app.ts'
+import { lockRows } from '../../api/db/transaction.ts'
 import { formatTimestamp } from '../../api/envelope.ts'
 import { badRequest, HttpError } from '../../api/errors.ts'
 import { UntrustedMessageError } from '../../api/openpgp-input.ts'
@@ -254,10 +255,10 @@ export const updateOwnPrivateKey = async (
   body: { data?: unknown },
 ) => {
   if (typeof body.data !== 'string' || !isUuid(id)) throw badRequest(messages.privateKeyInvalidData)
+  await lockRows(em, 'metadata_private_keys', [id.toLowerCase()])
   const [row] = await selectRows<PrivateKeyRow>(em, (knex) =>
     knex('metadata_private_keys')
       .where({ id: id.toLowerCase(), user_id: userId })
-      .forUpdate()
       .select(PRIVATE_KEY_COLUMNS),
   )
   if (!row) throw new HttpError(404, messages.privateKeyNotFound)

@@ -3,6 +3,7 @@
 // every sign-in. Updates carry the `modified` date they started from: a stale one is a 409.
 import { randomUUID } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
+import { lockRows } from '../../api/db/transaction.ts'
 import { formatTimestamp } from '../../api/envelope.ts'
 import { badRequest, HttpError } from '../../api/errors.ts'
 import { executeStatement, selectRows } from '../../api/orm.ts'
@@ -72,11 +73,9 @@ export const createSessionKey = async (em: EntityManager, userId: string, data: 
 /** The caller's own bundle, locked for the change; 404 for anyone else's. */
 const ownBundle = async (em: EntityManager, userId: string, id: string) => {
   if (!isUuid(id)) throw badRequest(messages.sessionKeyInvalidId)
+  await lockRows(em, 'metadata_session_keys', [id.toLowerCase()])
   const [row] = await selectRows<Row>(em, (knex) =>
-    knex('metadata_session_keys')
-      .where({ id: id.toLowerCase(), user_id: userId })
-      .forUpdate()
-      .select(COLUMNS),
+    knex('metadata_session_keys').where({ id: id.toLowerCase(), user_id: userId }).select(COLUMNS),
   )
   if (!row) throw new HttpError(404, messages.sessionKeyNotFound)
   return row

@@ -138,14 +138,16 @@ export const encryptOnInstall = async (em: EntityManager, app: AppContext) => {
 
 /**
  * Whether administrators of an organisation that never chose are invited to set encrypted
- * metadata up: no settings stored and no metadata key, public or private, yet.
+ * metadata up: no settings stored and no metadata key, public or private, yet. A settings row
+ * holding nothing (`{}`, made to be locked) is no choice.
  */
 export const gettingStarted = async (em: EntityManager, app: AppContext) => {
   if (app.config.metadataNewOrganisations !== 'v5') return false
   const [{ count }] = await selectRows<{ count: string }>(em, (knex) =>
     knex.select(
       knex.raw(
-        `(select count(*) from organization_settings where property in (?, ?))
+        `(select count(*) from organization_settings
+           where property in (?, ?) and value <> '{}'::jsonb)
          + (select count(*) from metadata_keys)
          + (select count(*) from metadata_private_keys) as count`,
         [TYPES_PROPERTY, KEYS_PROPERTY],

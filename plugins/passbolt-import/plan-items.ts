@@ -1,5 +1,6 @@
 // Comments, tags and their links, and the roles' UI rights: each row checked against what the
 // core of the plan moves, so none points at a password, user or role left behind.
+import { randomUUID } from 'node:crypto'
 import { UI_ACTIONS } from '../rbacs/index.ts'
 import { ofLiveUser, type PlanContext } from './plan-context.ts'
 import { bool, date, ref, str, type TargetRow } from './plan-values.ts'
@@ -64,25 +65,21 @@ export const planComments = (source: SourceData, context: PlanContext): TargetRo
 /**
  * Tags and their links. A shared tag's link (no user) needs only its resource; a personal one
  * also needs a live user who still reads the resource, as Keyward shows a user only their own.
+ * Keyward keeps one shared tag a slug and one personal tag a user and slug, which the user owns:
+ * a personal tag several users link in passbolt becomes one tag each (the first keeps its id),
+ * a repeated link goes, and so does a tag no moved link uses.
  */
 export const planTags = (source: SourceData, context: PlanContext) => {
-  const tagIds = new Set<string>()
-  const tags: TargetRow[] = source.tags.map((tag) => {
-    tagIds.add(String(tag.id))
-    return {
-      id: tag.id,
-      slug: str(tag.slug),
-      is_shared: bool(tag.is_shared),
-      metadata: str(tag.metadata),
-      metadata_key_id: str(tag.metadata_key_id),
-      metadata_key_type: str(tag.metadata_key_type),
-    }
-  })
+  const sourceTags = new Map(source.tags.map((tag) => [String(tag.id), tag]))
+  const tags = new Map<string, TargetRow>()
+  const usedIds = new Set<string>()
+  const linked = new Set<string>()
   const links: TargetRow[] = []
   for (const link of source.resources_tags) {
     const resourceId = String(link.resource_id)
     const userId = str(link.user_id)
-    if (!tagIds.has(String(link.tag_id))) {
+    const tag = sourceTags.get(String(link.tag_id))
+    if (!tag) {
       context.skip('resources_tags', link, `its tag ${link.tag_id} does not exist`)
       continue
     }
@@ -90,22 +87,54 @@ export const planTags = (source: SourceData, context: PlanContext) => {
       context.skip('resources_tags', link, `its resource ${resourceId} is not migrated`)
       continue
     }
-    if (userId !== null) {
+    const shared = bool(tag.is_shared)
+    if (!shared) {
+      if (userId === null) {
+        context.skip('resources_tags', link, 'it links a personal tag without a user')
+        continue
+      }
       if (!ofLiveUser(context, 'resources_tags', link)) continue
       if (!context.canRead(userId, resourceId)) {
         context.skip('resources_tags', link, `user ${userId} has no access to ${resourceId}`)
         continue
       }
     }
+    const slug = str(tag.slug)
+    const name = slug === null ? `id:${tag.id}` : `slug:${slug}`
+    const key = shared ? name : `${userId}:${name}`
+    let row = tags.get(key)
+    if (!row) {
+      const sourceId = String(tag.id)
+      row = {
+        id: usedIds.has(sourceId) ? randomUUID() : sourceId,
+        slug,
+        is_shared: shared,
+        user_id: shared ? null : userId,
+        metadata: str(tag.metadata),
+        metadata_key_id: str(tag.metadata_key_id),
+        metadata_key_type: str(tag.metadata_key_type),
+      }
+      usedIds.add(sourceId)
+      tags.set(key, row)
+    }
+    const linkKey = `${resourceId}:${row.id}`
+    if (linked.has(linkKey)) {
+      context.skip('resources_tags', link, 'it repeats another link of its password and tag')
+      continue
+    }
+    linked.add(linkKey)
     links.push({
       id: link.id,
       resource_id: resourceId,
-      tag_id: link.tag_id,
-      user_id: userId,
+      tag_id: row.id,
+      user_id: shared ? null : userId,
       created: date(link.created),
     })
   }
-  return { tags, links }
+  for (const tag of source.tags)
+    if (!usedIds.has(String(tag.id)))
+      context.skip('tags', tag, 'no migrated password is tagged with it')
+  return { tags: [...tags.values()], links }
 }
 
 /**

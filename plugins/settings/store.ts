@@ -2,7 +2,10 @@
 import { randomUUID } from 'node:crypto'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { v5 as uuidv5 } from 'uuid'
+import { lockRows } from '../../api/db/transaction.ts'
 import { formatDate } from '../../api/envelope.ts'
+import { HttpError, messages } from '../../api/errors.ts'
+import { executeStatement, selectRows } from '../../api/orm.ts'
 import { type AccountSetting, AccountSettingSchema } from './entities/AccountSetting.ts'
 import {
   type OrganizationSetting,
@@ -41,6 +44,39 @@ export const writeOrganizationSetting = async (
     } as OrganizationSetting,
     { onConflictFields: ['property'], onConflictMergeFields: ['value', 'modifiedBy', 'modified'] },
   )
+}
+
+/**
+ * Locks the row of an organisation setting (`lockRows`, for update) until the transaction ends,
+ * so that changes to what the setting governs queue up on it. A missing row is made first,
+ * holding no choice (`{}`, which reads as the defaults), so there is always a row to lock.
+ */
+export const lockOrganizationSetting = async (em: EntityManager, property: string) => {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const [row] = await selectRows<{ id: string }>(em, (knex) =>
+      knex('organization_settings').where({ property }).select('id'),
+    )
+    if (row) {
+      if ((await lockRows(em, 'organization_settings', [row.id])).size > 0) return
+      continue
+    }
+    const now = new Date()
+    await executeStatement(em, (knex) =>
+      knex('organization_settings')
+        .insert({
+          id: randomUUID(),
+          property,
+          property_id: propertyId(property),
+          value: '{}',
+          created: now,
+          modified: now,
+        })
+        .onConflict('property')
+        .ignore(),
+    )
+  }
+  // Only a setting deleted each time between finding and locking it gets here.
+  throw new HttpError(409, messages.concurrentChange)
 }
 
 export const readAccountSetting = async <T>(

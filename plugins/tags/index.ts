@@ -4,6 +4,7 @@ import { definePlugin } from '../../api/plugin.ts'
 import { userDeletion } from '../users/index.ts'
 import { ResourceTagSchema } from './entities/ResourceTag.ts'
 import { TagSchema } from './entities/Tag.ts'
+import { Migration20261127020000TagKeys } from './migrations/Migration20261127020000TagKeys.ts'
 import { routes } from './routes.ts'
 
 export { tagResponse } from './schemas.ts'
@@ -29,6 +30,7 @@ export default definePlugin({
   name: 'tags',
   dependsOn: ['permissions', 'settings', 'users'],
   entities: [TagSchema, ResourceTagSchema],
+  migrations: [{ name: 'Migration20261127020000TagKeys', class: Migration20261127020000TagKeys }],
   routes,
   settings: () => ({ user: { tags: { enabled: true, version: '1.0.1' } } }),
   // Who can no longer read a resource loses their personal tags on it (shared ones stay).

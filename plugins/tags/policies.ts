@@ -2,7 +2,7 @@
 // with. A shared tag is refused with 403 whoever asks (as passbolt does); any other tag is 404.
 import { forbidden, messages, notFound } from '../../api/errors.ts'
 import type { AccessPolicy } from '../../api/plugin.ts'
-import { findTag, lockTags, type TagJson, tagJson } from './service.ts'
+import { findTag, type TagJson, tagJson } from './service.ts'
 
 export interface TagGranted {
   tag: TagJson
@@ -15,8 +15,7 @@ export const personalTagOfCaller = (
   refusals: [403, 404],
   refusalMessages: { 403: sharedRefusal, 404: messages.modelNotFound('tag') },
   check: async ({ em, user, params }) => {
-    // Taken before reading the tag, so that no other change to tags interleaves.
-    await lockTags(em)
+    // Read without a lock: the change locks the tag's row and looks again before using it.
     const tag = await findTag(em, user.id, params.id)
     if (!tag) throw notFound('tag')
     if (tag.is_shared) throw forbidden(sharedRefusal)

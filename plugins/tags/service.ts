@@ -1,13 +1,15 @@
 // Tags through the query builder. A shared tag (`#name`) is one row per slug, linked to resources
 // without a user, and seen by everyone who can read them; a personal tag is one row per user and
-// slug, linked with that user. Tags nobody links any more are removed. Every change that creates,
-// links or removes tags holds one transaction-scoped lock, so two requests never create the
-// same tag twice nor remove a tag another is linking.
+// slug (unique keys), linked with that user. Tags nobody links any more are removed. A change
+// locks the rows of the tags whose links it adds or removes (made first when missing) before it
+// touches those links, and removes a tag only under that lock, after its own links changed: a
+// change linking a tag and one removing its last link thus queue up on the tag's row, and the
+// second sees what the first did.
 import { randomUUID } from 'node:crypto'
 import type { EntityManager, Knex } from '@mikro-orm/postgresql'
-import { runInTransaction } from '../../api/db/transaction.ts'
-import { badRequest } from '../../api/errors.ts'
-import { executeStatement, selectRows, selectSql } from '../../api/orm.ts'
+import { lockRows, runInTransaction } from '../../api/db/transaction.ts'
+import { badRequest, messages as coreMessages, HttpError, notFound } from '../../api/errors.ts'
+import { executeStatement, selectRows } from '../../api/orm.ts'
 import { ErrorTree } from '../../api/validation.ts'
 import { readableBy, usersWithAccessQuery } from '../permissions/index.ts'
 import { readOrganizationSetting } from '../settings/index.ts'
@@ -29,12 +31,6 @@ export type TagJson = ReturnType<typeof tagJson>
 
 /** Ids as one PostgreSQL array value, so a list of any length is a single binding. */
 export const idArray = (ids: Iterable<string>) => `{${[...new Set(ids)].join(',')}}`
-
-/** Arbitrary key of the advisory lock every tag change holds until its transaction ends. */
-const TAGS_LOCK = 4_152_026_113
-
-export const lockTags = (em: EntityManager) =>
-  selectSql(em, 'select pg_advisory_xact_lock(cast(:key as bigint))', { key: TAGS_LOCK })
 
 /** The tag's links the user sees: their own and the shared ones. */
 const seenBy = (userId: string) => (query: Knex.QueryBuilder) =>
@@ -119,33 +115,80 @@ const linkedBy = (knex: Knex, userId: string) =>
     .whereRaw('resources_tags.tag_id = tags.id')
     .where('resources_tags.user_id', userId)
 
-/** The tags of these slugs a user would reuse: shared ones, and their own personal ones. */
-const reusableTags = async (em: EntityManager, userId: string, slugs: string[]) => {
-  const rows = await selectRows<TagRow>(em, (knex) =>
+/** The tag of each of these slugs the user links: the shared one (`#…`), or their own one. */
+const tagsOfSlugs = (em: EntityManager, userId: string, slugs: readonly string[]) =>
+  selectRows<TagRow>(em, (knex) =>
     knex('tags')
-      .whereIn('tags.slug', slugs)
-      .whereNull('tags.metadata')
-      .where((query) => query.where('tags.is_shared', true).orWhereExists(linkedBy(knex, userId)))
-      .select(COLUMNS)
-      .orderBy('tags.id'),
+      .where((query) =>
+        query
+          .where((shared) =>
+            shared.where('tags.is_shared', true).whereIn('tags.slug', slugs.filter(isSharedSlug)),
+          )
+          .orWhere((own) =>
+            own.where({ 'tags.is_shared': false, 'tags.user_id': userId }).whereIn(
+              'tags.slug',
+              slugs.filter((slug) => !isSharedSlug(slug)),
+            ),
+          ),
+      )
+      .select(COLUMNS),
   )
-  const bySlug = new Map<string, TagRow>()
-  for (const row of rows)
-    if (row.is_shared === isSharedSlug(row.slug) && !bySlug.has(row.slug)) bySlug.set(row.slug, row)
-  return bySlug
+
+/**
+ * The tags of these slugs the user links (their own personal tags and the shared ones), made
+ * when missing, and locked (`FOR UPDATE`, in id order, with the tags of `alsoLock`) so that
+ * no change removes them before this one ends. A tag removed between finding and locking it is
+ * made again; inserts go in slug order, so two changes making the same tags wait for each other
+ * instead of deadlocking. Returns the tags by slug, and which of `alsoLock` exist.
+ */
+const claimTags = async (
+  em: EntityManager,
+  userId: string,
+  slugs: readonly string[],
+  alsoLock: readonly string[] = [],
+) => {
+  let pending = [...new Set(slugs)].sort()
+  const claimed = new Map<string, TagRow>()
+  let existing: Set<string> | undefined
+  for (let round = 0; round < 3; round++) {
+    if (pending.length) {
+      const now = new Date()
+      await executeStatement(em, (knex) =>
+        knex('tags')
+          .insert(
+            pending.map((slug) => {
+              const shared = isSharedSlug(slug)
+              return {
+                id: randomUUID(),
+                slug,
+                is_shared: shared,
+                user_id: shared ? null : userId,
+                created: now,
+              }
+            }),
+          )
+          .onConflict()
+          .ignore(),
+      )
+    }
+    const rows = pending.length ? await tagsOfSlugs(em, userId, pending) : []
+    const locked = await lockRows(em, 'tags', [
+      ...(existing ? [] : alsoLock),
+      ...rows.map((row) => row.id),
+    ])
+    existing ??= new Set(alsoLock.filter((id) => locked.has(id)))
+    for (const row of rows) if (locked.has(row.id)) claimed.set(row.slug, row)
+    pending = pending.filter((slug) => !claimed.has(slug))
+    if (pending.length === 0) return { claimed, existing }
+  }
+  throw new HttpError(409, coreMessages.concurrentChange)
 }
 
-const insertTags = async (em: EntityManager, slugs: string[]): Promise<TagRow[]> => {
-  if (slugs.length === 0) return []
-  const now = new Date()
-  const rows = slugs.map((slug) => ({ id: randomUUID(), slug, is_shared: isSharedSlug(slug) }))
-  await executeStatement(em, (knex) =>
-    knex('tags').insert(rows.map((row) => ({ ...row, created: now }))),
-  )
-  return rows
-}
-
-/** Removes, among these tags, those no resource is tagged with any more; needs `lockTags`. */
+/**
+ * Removes, among these tags, those no resource is tagged with any more. The caller holds their
+ * rows' locks and has made its own changes to their links: a change still linking one holds
+ * that lock too, so this statement, begun after the lock was granted, sees its links.
+ */
 const deleteUnusedTags = async (em: EntityManager, tagIds: readonly string[]) => {
   if (tagIds.length === 0) return
   await executeStatement(em, (knex) =>
@@ -160,23 +203,26 @@ const deleteUnusedTags = async (em: EntityManager, tagIds: readonly string[]) =>
 
 /**
  * Deletes links (the query given) and then the tags they leave unused, in one transaction. The
- * lock is taken only when there is something to delete, and before deleting, so that deleting
- * untagged resources never waits for tag changes, and never holds a link another change awaits.
+ * tags are locked only when there are links to delete, and before deleting them, so that deleting
+ * untagged resources never waits for tag changes. A link that a concurrent rename moved to
+ * another tag meanwhile is deleted too; its tag is locked after, before it is looked at.
  */
 const unlink = (em: EntityManager, links: (knex: Knex) => Knex.QueryBuilder) =>
   runInTransaction(em, async (tx) => {
-    const [{ found }] = await selectRows<{ found: boolean }>(tx, (knex) =>
-      knex.select(knex.raw('exists(?) as found', [links(knex).select(knex.raw('1'))])),
+    const linked = await selectRows<{ tag_id: string }>(tx, (knex) =>
+      links(knex).distinct('resources_tags.tag_id'),
     )
-    if (!found) return
-    await lockTags(tx)
-    const removed = await selectRows<{ tag_id: string }>(tx, (knex) =>
-      links(knex).delete().returning('tag_id'),
+    if (linked.length === 0) return
+    const tagIds = new Set(linked.map((row) => row.tag_id))
+    await lockRows(tx, 'tags', [...tagIds])
+    const removed = new Set(
+      (
+        await selectRows<{ tag_id: string }>(tx, (knex) => links(knex).delete().returning('tag_id'))
+      ).map((row) => row.tag_id),
     )
-    await deleteUnusedTags(
-      tx,
-      removed.map((row) => row.tag_id),
-    )
+    const late = [...removed].filter((id) => !tagIds.has(id))
+    if (late.length) await lockRows(tx, 'tags', late)
+    await deleteUnusedTags(tx, [...removed])
   })
 
 /** The part of the organisation's metadata types settings about tags. */
@@ -204,7 +250,6 @@ export const replaceResourceTags = async (
   input: { userId: string; resourceId: string; owner: boolean; requested: RequestedTags },
 ): Promise<TagJson[]> => {
   const { userId, resourceId, owner, requested } = input
-  await lockTags(em)
   const wanted = new Set(requested.slugs.map((item) => item.slug))
   if (requested.ids.length) {
     const usable = await usableTags(
@@ -220,52 +265,51 @@ export const replaceResourceTags = async (
     }
     if (!errors.empty) throw badRequest(messages.requestValidation, errors.tree)
   }
-  const current = await selectRows<{ link_id: string; tag_id: string } & TagRow>(em, (knex) =>
+  const current = await selectRows<{ tag_id: string } & TagRow>(em, (knex) =>
     knex('resources_tags')
       .join('tags', 'tags.id', 'resources_tags.tag_id')
       .where('resources_tags.resource_id', resourceId)
       .where(seenBy(userId))
       .whereNotNull('tags.slug')
-      .select('resources_tags.id as link_id', 'tags.id as tag_id', 'tags.slug', 'tags.is_shared'),
+      .select('tags.id as tag_id', 'tags.slug', 'tags.is_shared'),
   )
   const removed = current.filter((link) => !wanted.has(link.slug))
   const present = new Set(current.map((link) => link.slug))
   const added = [...wanted].filter((slug) => !present.has(slug))
   if (!owner && (removed.some((link) => link.is_shared) || added.some(isSharedSlug)))
     throw badRequest(messages.sharedOnResource)
-  if (removed.length)
-    await executeStatement(em, (knex) =>
-      knex('resources_tags')
-        .whereIn(
-          'id',
-          removed.map((link) => link.link_id),
-        )
-        .delete(),
-    )
-  if (added.length) {
-    const reusable = await reusableTags(em, userId, added)
-    const created = await insertTags(
-      em,
-      added.filter((slug) => !reusable.has(slug)),
-    )
-    const tags = [...reusable.values(), ...created]
-    const now = new Date()
-    await executeStatement(em, (knex) =>
-      knex('resources_tags').insert(
-        tags.map((tag) => ({
-          id: randomUUID(),
-          resource_id: resourceId,
-          tag_id: tag.id,
-          user_id: tag.is_shared ? null : userId,
-          created: now,
-        })),
-      ),
-    )
+  if (removed.length || added.length) {
+    const removedIds = removed.map((link) => link.tag_id)
+    const { claimed } = await claimTags(em, userId, added, removedIds)
+    // By tag rather than by link: the tags are locked, so their links on the resource are the
+    // ones read above, unless a rename moved one to another tag before the lock (it stays).
+    if (removed.length)
+      await executeStatement(em, (knex) =>
+        knex('resources_tags')
+          .where('resource_id', resourceId)
+          .whereRaw('tag_id = any(?::uuid[])', [idArray(removedIds)])
+          .where(seenBy(userId))
+          .delete(),
+      )
+    if (claimed.size) {
+      const now = new Date()
+      await executeStatement(em, (knex) =>
+        knex('resources_tags')
+          .insert(
+            [...claimed.values()].map((tag) => ({
+              id: randomUUID(),
+              resource_id: resourceId,
+              tag_id: tag.id,
+              user_id: tag.is_shared ? null : userId,
+              created: now,
+            })),
+          )
+          .onConflict()
+          .ignore(),
+      )
+    }
+    await deleteUnusedTags(em, removedIds)
   }
-  await deleteUnusedTags(
-    em,
-    removed.map((link) => link.tag_id),
-  )
   return (await tagsOfResources(em, userId, [resourceId])).get(resourceId) ?? []
 }
 
@@ -291,16 +335,10 @@ export const renamePersonalTag = async (
   slug: string,
 ): Promise<TagJson> => {
   if (slug === tag.slug) return tag
-  const [existing] = await selectRows<TagRow>(em, (knex) =>
-    knex('tags')
-      .where({ 'tags.slug': slug, 'tags.is_shared': false })
-      .whereNull('tags.metadata')
-      .whereExists(linkedBy(knex, userId))
-      .select(COLUMNS)
-      .orderBy('tags.id')
-      .limit(1),
-  )
-  const [target] = existing ? [existing] : await insertTags(em, [slug])
+  const { claimed, existing } = await claimTags(em, userId, [slug], [tag.id])
+  // The tag was read before its lock: it may have gone, or lost this user's links, meanwhile.
+  if (!existing.has(tag.id) || !(await findTag(em, userId, tag.id))?.mine) throw notFound('tag')
+  const target = claimed.get(slug) as TagRow
   await executeStatement(em, (knex) =>
     knex('resources_tags')
       .where({ tag_id: tag.id, user_id: userId })

@@ -81,7 +81,8 @@ const buildLivedInOrganisation = async (t: ExecutionContext) => {
   await comment(ids.answer, ada, 'Second, by the printer.', { parent_id: ids.question })
   await comment(ids.encrypted, ada, '', { data: '-----BEGIN PGP MESSAGE-----' })
 
-  // Bob's own tag and the team's shared one on the shared password; deleted Dave's own tag.
+  // Bob's own tag and the team's shared one on the shared password; deleted Dave's own tag. Ada
+  // links Bob's tag too: passbolt keeps one personal tag a slug, Keyward one a user and slug.
   for (const [id, slug, shared] of [
     [ids.personalTag, 'router', 0],
     [ids.sharedTag, '#office', 1],
@@ -90,6 +91,7 @@ const buildLivedInOrganisation = async (t: ExecutionContext) => {
     await db.insert('tags', { id, slug, is_shared: shared })
   for (const [id, tag, user] of [
     [randomUUID(), ids.personalTag, bob.id],
+    [randomUUID(), ids.personalTag, ada.id],
     [randomUUID(), ids.sharedTag, null],
     [ids.davesLink, ids.davesTag, dave.id],
   ] as const)
@@ -242,7 +244,8 @@ test('comments, tags, pictures, settings, TOTP enrolments and UI rights move wit
   t.regex(reasons.get(org.extra.scim) ?? '', /^scim: Keyward has no scim setting/)
   t.regex(reasons.get(org.extra.davesMfa) ?? '', /is deleted/)
   t.is(report.counts.comments.target, 2)
-  t.is(report.counts.resources_tags.target, 2)
+  t.is(report.counts.resources_tags.target, 3)
+  t.regex(reasons.get(org.extra.davesTag) ?? '', /no migrated password is tagged with it/)
   t.is(report.counts.avatars.target, 2)
   t.is(report.counts.account_settings.target, 3)
   t.deepEqual(report.warnings, [
@@ -278,6 +281,7 @@ test('comments, tags, pictures, settings, TOTP enrolments and UI rights move wit
   )
   const tags = await bob.fetch('/tags.json')
   t.deepEqual(tags.json.body.map((tag: { slug: string }) => tag.slug).sort(), ['#office', 'router'])
+  const bobsRouter = tags.json.body.find((tag: { slug: string }) => tag.slug === 'router')
   const account = await bob.fetch('/account/settings.json')
   t.deepEqual(
     account.json.body.map((s: { property: string; value: unknown }) => [s.property, s.value]),
@@ -319,6 +323,10 @@ test('comments, tags, pictures, settings, TOTP enrolments and UI rights move wit
   const medium = await fetch(
     new URL(new URL(adaMe.json.body.profile.avatar.url.medium).pathname, api.url),
   )
+  const adaTags = (await ada.fetch('/tags.json')).json.body as { id: string; slug: string }[]
+  const adasRouter = adaTags.find((tag) => tag.slug === 'router')
+  t.truthy(adasRouter)
+  t.not(adasRouter?.id, bobsRouter.id, 'a personal tag of each user')
   const adaPicture = await sharp(Buffer.from(await medium.arrayBuffer())).metadata()
   t.deepEqual([adaPicture.width, adaPicture.height], [200, 200], 'from the database')
   const auditorRights = await ada.fetch('/rbacs.json?contain[ui_action]=1')

@@ -2,6 +2,8 @@
 // settings administrators choose, v5 resources and folders on the shared key, the upgrade of v4
 // resources and folders and the rotation to a new key, batch by batch, with no plaintext left.
 import test, { type ExecutionContext } from 'ava'
+import { runInTransaction } from '../../api/db/transaction.ts'
+import { userActivation } from '../../plugins/users/index.ts'
 import { startTestApi } from '../helpers/api.ts'
 import {
   createMetadataKey,
@@ -138,6 +140,19 @@ test('/settings.json announces metadata; a new organisation starts in v5 unless 
   await team(api, ['ada'])
   t.deepEqual((await admin.client.fetch('/metadata/setup/settings.json')).json.body, {
     enable_encrypted_metadata_on_install: false,
+  })
+  // A new user's setup shares the metadata keys (none yet) under the key settings' row lock,
+  // which makes that row empty: no choice, so administrators are still invited.
+  for (const { activated } of userActivation.of(api.app.plugins))
+    await runInTransaction(api.app.orm.em.fork(), (em) =>
+      activated({ em, userId: admin.id }, api.app),
+    )
+  t.deepEqual(
+    await sqlOf(api)("select value from organization_settings where property = 'metadataKeys'"),
+    [{ value: {} }],
+  )
+  t.deepEqual((await admin.client.fetch('/metadata/settings/getting-started.json')).json.body, {
+    enabled: true,
   })
   await createMetadataKey(api, admin, await generateMetadataKey())
   t.deepEqual((await admin.client.fetch('/metadata/settings/getting-started.json')).json.body, {

@@ -528,3 +528,70 @@ test('a deleted user keeps no copy of a metadata key and no session keys', async
   )
   t.deepEqual(left, { copies: 0, bundles: 0, all_copies: 2 })
 })
+
+test('keys created at the same moment: never more than two active, never one fingerprint twice', async (t) => {
+  const { api, admin, sql } = await setup(t)
+  const keys = await Promise.all([1, 2, 3, 4].map(() => generateMetadataKey()))
+  const bodyOf = async (key: Awaited<ReturnType<typeof generateMetadataKey>>) => ({
+    fingerprint: key.fingerprint,
+    armored_key: key.armoredPublicKey,
+    metadata_private_keys: [
+      { user_id: admin.id, data: await privateKeyCopy(key, [admin], admin) },
+      { user_id: null, data: await privateKeyCopy(key, [serverRecipient(api)], admin) },
+    ],
+  })
+  // Each check (the active keys counted) comes long before the insert (the copies' OpenPGP
+  // checks in between): only changes that queue up see each other's keys.
+  const bodies = await Promise.all([keys[0], keys[0], keys[1], keys[2], keys[3]].map(bodyOf))
+  const answers = await Promise.all(
+    bodies.map((body) => admin.client.json('/metadata/keys.json', 'POST', body)),
+  )
+  t.is(
+    answers.filter((answer) => answer.status === 200).length,
+    2,
+    answers.map((a) => `${a.status} ${a.json?.header?.message}`).join('\n'),
+  )
+  for (const answer of answers.filter((answer) => answer.status !== 200)) {
+    t.is(answer.status, 400, answer.text)
+    const rule = Object.keys(answer.json.body.fingerprint ?? {})[0]
+    t.true(['maxNoOfActiveKeys', '_isUnique'].includes(rule), answer.text)
+  }
+  t.deepEqual(
+    await sql(
+      `select (select count(*)::int from metadata_keys where expired is null and deleted is null) as active,
+              (select count(distinct upper(fingerprint))::int from metadata_keys) as fingerprints,
+              (select count(*)::int from metadata_private_keys) as copies`,
+    ),
+    [{ active: 2, fingerprints: 2, copies: 4 }],
+  )
+})
+
+test('copies of one key for one user sent at the same moment: one is kept, the others told so', async (t) => {
+  const { api, admin, ada, sql } = await setup(t)
+  const key = await generateMetadataKey()
+  const id = await createMetadataKey(api, admin, key)
+  const data = await privateKeyCopy(key, [ada], admin)
+  const answers = await Promise.all([
+    ...[1, 2, 3].map(() =>
+      admin.client.json(`/metadata/keys/${id}/private.json`, 'POST', { user_id: ada.id, data }),
+    ),
+    ...[1, 2].map(() =>
+      admin.client.json('/metadata/keys/privates.json', 'POST', [
+        { metadata_key_id: id, user_id: ada.id, data },
+      ]),
+    ),
+  ])
+  t.is(
+    answers.filter((answer) => answer.status === 200).length,
+    1,
+    answers.map((a) => `${a.status} ${a.json?.header?.message}`).join('\n'),
+  )
+  for (const answer of answers.filter((answer) => answer.status !== 200)) {
+    t.is(answer.status, 400, answer.text)
+    t.regex(answer.text, /already|_isUnique/)
+  }
+  t.deepEqual(
+    await sql('select count(*)::int as n from metadata_private_keys where user_id = $1', [ada.id]),
+    [{ n: 1 }],
+  )
+})

@@ -1,5 +1,5 @@
 // A tag: a slug (`#name` when shared) or, in v5, encrypted metadata. Who uses a tag is told by
-// its links to resources; a personal tag is linked by one user only.
+// its links to resources; a personal tag belongs to one user (`userId`), the only one linking it.
 import { randomUUID } from 'node:crypto'
 import { defineEntity, type InferEntity } from '@mikro-orm/core'
 
@@ -15,6 +15,7 @@ export const TagSchema = defineEntity({
       .onCreate(() => randomUUID()),
     slug: p.string().length(128).nullable(),
     isShared: p.boolean(),
+    userId: p.uuid().nullable(),
     metadata: p.text().nullable(),
     metadataKeyId: p.uuid().nullable(),
     metadataKeyType: p.string().length(100).nullable(),
