@@ -67,13 +67,10 @@ export const editUser = async (
   const userFields: Record<string, unknown> = {}
   let role = current.role
   if (admin && changes.role_id !== undefined) {
+    // Held until the edit commits, so a custom role cannot be deleted while it is given.
+    await lockRows(em, 'roles', [changes.role_id], 'share')
     const [target] = await selectRows<{ id: string; name: string }>(em, (knex) =>
-      // Held until the edit commits, so a custom role cannot be deleted while it is given.
-      knex('roles')
-        .where('id', changes.role_id)
-        .whereNull('deleted')
-        .select('id', 'name')
-        .forShare(),
+      knex('roles').where('id', changes.role_id).whereNull('deleted').select('id', 'name'),
     )
     if (!target) throw invalid('role_id', 'role_exists', messages.roleUnknown)
     if (target.name === 'guest')
