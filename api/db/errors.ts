@@ -48,12 +48,15 @@ export const isDatabaseUnavailable = (error: unknown): boolean => {
 /** Seconds a client is asked to wait before trying again while the database is away. */
 export const UNAVAILABLE_RETRY_SECONDS = 5
 
+/** The answer while the database is away: 503, and when to try again. */
+export const databaseUnavailable = () =>
+  new HttpError(503, messages.databaseUnavailable, '', {
+    'Retry-After': String(UNAVAILABLE_RETRY_SECONDS),
+  })
+
 /** The client-facing error for a database failure, or undefined when it is the server's own. */
 export const httpErrorOfDatabase = (error: unknown): HttpError | undefined => {
-  if (isDatabaseUnavailable(error))
-    return new HttpError(503, messages.databaseUnavailable, '', {
-      'Retry-After': String(UNAVAILABLE_RETRY_SECONDS),
-    })
+  if (isDatabaseUnavailable(error)) return databaseUnavailable()
   const state = sqlStateOf(error)
   if (!state) return undefined
   if (state === UNSTORABLE_TEXT) return new HttpError(400, messages.nulCharacter)

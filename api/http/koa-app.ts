@@ -5,8 +5,9 @@ import { setTimeout as delay } from 'node:timers/promises'
 import Router from '@koa/router'
 import Koa from 'koa'
 import type { AppContext } from '../app.ts'
-import { httpErrorOfDatabase } from '../db/errors.ts'
+import { databaseUnavailable, httpErrorOfDatabase } from '../db/errors.ts'
 import { HttpError, messages } from '../errors.ts'
+import { selectSql } from '../orm.ts'
 import { type RequestScope, requestScope } from '../request-scope.ts'
 import { addressMatcher, resolveClient } from './forwarded.ts'
 import { loggableError, loggablePath } from './log-safety.ts'
@@ -23,9 +24,35 @@ export const REQUEST_ID_HEADER = 'X-Request-Id'
 /** Longest a request waits for the first attempt at sending the mails it queued. */
 const MAIL_WAIT_MS = 2_000
 
+/** Longest the error renderer waits for the database to answer its probe. */
+const PROBE_MS = 1_000
+
+/**
+ * Whether the database answers a trivial statement at once. An error nobody classified that
+ * comes while it does not (a driver's message for a connection cut mid-statement, say) is the
+ * outage showing through, and is answered as one.
+ */
+const databaseAnswers = async (app: AppContext) => {
+  let timer: NodeJS.Timeout | undefined
+  try {
+    await Promise.race([
+      selectSql(app.orm.em.fork(), 'select 1', {}),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('no answer in time')), PROBE_MS)
+      }),
+    ])
+    return true
+  } catch {
+    return false
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 /** Renders whatever a request threw: typed errors as they are, anything else as a bare 500. */
-const renderError = (app: AppContext, ctx: Context, error: unknown) => {
-  const known = error instanceof HttpError ? error : httpErrorOfDatabase(error)
+const renderError = async (app: AppContext, ctx: Context, error: unknown) => {
+  let known = error instanceof HttpError ? error : httpErrorOfDatabase(error)
+  if (!known && !(await databaseAnswers(app))) known = databaseUnavailable()
   if (known) {
     if (known.status === 503)
       app.logger.warn(
@@ -91,7 +118,7 @@ export const createKoaApp = (app: AppContext): Koa<State> => {
         if (ctx.status === 404 && ctx.body === undefined)
           sendEnvelope(ctx, 404, messages.notFound, '')
       } catch (error) {
-        renderError(app, ctx, error)
+        await renderError(app, ctx, error)
       } finally {
         // The request's transaction is over: what it queued is committed (or gone). The mail
         // it asked for gets a bounded first attempt, so a user who asked for a link usually

@@ -203,6 +203,20 @@ test('an unexpected error is a generic 500; the log has it with the request id',
   t.is(logged?.requestId, response.json.header.id)
 })
 
+test('an unexpected error while the database does not answer is the outage: 503 with Retry-After', async (t) => {
+  const api = await start(t)
+  // The pool closed: nothing reaches the database any more, as when it is away.
+  await api.app.orm.close(true)
+  const response = await api.request('/probe/boom.json')
+  t.is(response.status, 503)
+  t.is(response.headers.get('retry-after'), '5')
+  t.is(response.json.header.message, 'The service is unavailable for a moment. Please try again.')
+  t.false(api.logs.some((line) => line.msg === 'unexpected error'))
+  // The error itself is kept, for the case where it was not the outage after all.
+  const logged = api.logs.find((line) => line.msg === 'database unavailable')
+  t.is(logged?.requestId, response.json.header.id)
+})
+
 test('security headers are on every answer, errors included', async (t) => {
   const api = await start(t)
   for (const path of ['/healthcheck/status.json', '/nothing.json', '/probe/boom.json']) {
