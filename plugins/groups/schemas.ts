@@ -115,7 +115,7 @@ const membershipChange = z.object(
  * each of its missing fields is reported, as passbolt does.
  */
 const memberSecret = z.preprocess(
-  (value) => (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}),
+  asObject,
   z.object({
     resource_id: withRule(uuidText, 'uuid', messages.secretResourceUuid, {
       message: messages.secretResourceRequired,

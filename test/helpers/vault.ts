@@ -2,7 +2,8 @@
 // with GPGAuth like the extension, secrets encrypted with openpgp.js as the clients do, groups
 // written to the database, and the invariant every sharing test checks.
 import * as openpgp from 'openpgp'
-import type { TestApi } from './api.ts'
+import type { ExecutionContext } from 'ava'
+import { startTestApi, type TestApi } from './api.ts'
 import { gpgAuthLogin, TestClient } from './client.ts'
 import { query } from './database.ts'
 import { createActiveUser, type TestUser } from './users.ts'
@@ -71,6 +72,21 @@ export const createPassword = async (
   if (response.status !== 200) throw new Error(`create failed: ${response.text}`)
   return response.json.body
 }
+
+/** Ada and Bob, users, and Eve, an administrator, on a server of their own. */
+export const adaBobAndEve = async (t: ExecutionContext) => {
+  const api = await startTestApi(t)
+  const [ada, bob, eve] = await team(api, ['ada', 'bob', 'eve'], 'eve')
+  return { api, ada, bob, eve, sql: sqlOf(api) }
+}
+
+/** Sends `body` as JSON, or as it is when it is a string (for bodies that are not JSON). */
+export const sendBody = (member: Member, method: string, path: string, body: unknown) =>
+  member.client.fetch(path, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  })
 
 export const sqlOf =
   (api: TestApi) =>

@@ -4,16 +4,11 @@
 // a 4xx in passbolt's envelope with passbolt's rule and message, never a 500, and write nothing.
 import test, { type ExecutionContext } from 'ava'
 import { generate } from 'otplib'
-import { startTestApi } from '../helpers/api.ts'
 import { gpgAuthLogin, TestClient } from '../helpers/client.ts'
-import { type Member, sqlOf, team } from '../helpers/vault.ts'
+import { adaBobAndEve, type Member, sendBody, type sqlOf } from '../helpers/vault.ts'
 import { startYubicoServer, YUBICO_CLIENT_ID, YUBICO_SECRET } from '../helpers/yubico.ts'
 
-const setup = async (t: ExecutionContext) => {
-  const api = await startTestApi(t)
-  const [ada, bob, eve] = await team(api, ['ada', 'bob', 'eve'], 'eve')
-  return { api, ada, bob, eve, sql: sqlOf(api) }
-}
+const setup = adaBobAndEve
 
 /** Everything a refused request could have changed, to compare before and after. */
 const snapshot = (sql: ReturnType<typeof sqlOf>) =>
@@ -27,12 +22,7 @@ const snapshot = (sql: ReturnType<typeof sqlOf>) =>
     sql('select id, property, value from organization_settings order by id'),
   ])
 
-const send = (member: Member, method: string, path: string, body: unknown) =>
-  member.client.fetch(path, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  })
+const send = sendBody
 
 /** What a refusal must be: a 4xx in the envelope, never a 500. */
 const refused = (

@@ -2,15 +2,16 @@
 // simulations, a group update, a resource type's restore, a tag list): each is a 400 in
 // passbolt's envelope, its error tree keyed by row index and field with passbolt's rule and
 // message, never a 500, and nothing is written.
-import test, { type ExecutionContext } from 'ava'
-import { startTestApi } from '../helpers/api.ts'
-import { createPassword, type Member, PASSWORD_STRING, sqlOf, team } from '../helpers/vault.ts'
+import test from 'ava'
+import {
+  adaBobAndEve,
+  createPassword,
+  PASSWORD_STRING,
+  sendBody,
+  type sqlOf,
+} from '../helpers/vault.ts'
 
-const setup = async (t: ExecutionContext) => {
-  const api = await startTestApi(t)
-  const [ada, bob, eve] = await team(api, ['ada', 'bob', 'eve'], 'eve')
-  return { api, ada, bob, eve, sql: sqlOf(api) }
-}
+const setup = adaBobAndEve
 
 /** Everything a refused request could have changed, to compare before and after. */
 const snapshot = (sql: ReturnType<typeof sqlOf>) =>
@@ -23,12 +24,7 @@ const snapshot = (sql: ReturnType<typeof sqlOf>) =>
     sql('select id, slug from tags order by id'),
   ])
 
-const send = (member: Member, method: string, path: string, body: unknown) =>
-  member.client.fetch(path, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  })
+const send = sendBody
 
 const uuid = '6bfa8b5f-7c5a-4e8e-9d3c-2f7a4b1d0e11'
 const hostile = [
