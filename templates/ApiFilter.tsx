@@ -1,8 +1,10 @@
 // The API reference's filter (an island): hides the operations, in the navigation and in the
 // content, whose method, path, summary or id does not hold every word typed, and the tag groups
 // left empty. It works on the server-rendered page (`data-api-op` holds each operation's text),
-// so the page ships no copy of the document for it.
+// so the page ships no copy of the document for it. It also marks the operation in view in the
+// navigation it sits in.
 import { useEffect, useRef, useState } from 'react'
+import { trackCurrentOperation } from './api/current-operation.ts'
 
 const apply = (query: string): { shown: number; total: number } => {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean)
@@ -30,6 +32,7 @@ export function ApiFilter() {
   // Says the island is live (tests wait for it after client navigation).
   const [live, setLive] = useState(false)
   useEffect(() => setLive(true), [])
+  useEffect(trackCurrentOperation, [])
   useEffect(() => {
     if (first.current && !query) {
       first.current = false

@@ -1,23 +1,27 @@
 // Footer: logo and slogan in 3 columns, link columns in 8 columns offset by 1, social links,
-// copyright.
+// copyright, in the language of the page at `route` when its strings translate them. Client
+// navigation renders it again when the language changes.
 import type { SiteModel } from '../model/site-model.ts'
+import { variantOf } from '../model/variants.ts'
+import { siteTextOf } from './strings.ts'
 
-export function Footer({ site }: { site: SiteModel }) {
+export function Footer({ site, route }: { site: SiteModel; route: string }) {
   const { config } = site
   const { footer } = config
+  const text = siteTextOf(config, variantOf(config, route).locale)
   return (
     <footer className="footer">
       <div className="footer__grid">
         <div className="footer__brand">
           <img src={config.logo.src} alt={config.logo.alt} width="40" height="40" loading="lazy" />
-          {footer.slogan ? <p className="footer__slogan">{footer.slogan}</p> : null}
+          {footer.slogan ? <p className="footer__slogan">{text(footer.slogan)}</p> : null}
           <ul className="footer__social">
             {footer.social.map((s) => (
               <li key={s.href}>
                 <a
                   href={s.href}
-                  aria-label={s.label}
-                  title={s.label}
+                  aria-label={text(s.label)}
+                  title={text(s.label)}
                   rel="noopener noreferrer"
                   target="_blank"
                 >
@@ -30,11 +34,11 @@ export function Footer({ site }: { site: SiteModel }) {
         <div className="footer__links">
           {footer.columns.map((column) => (
             <div className="footer__column" key={column.title}>
-              <h2 className="footer__title">{column.title}</h2>
+              <h2 className="footer__title">{text(column.title)}</h2>
               <ul>
                 {column.items.map((item) => (
                   <li key={item.label}>
-                    <a href={item.to ?? item.href}>{item.label}</a>
+                    <a href={item.to ?? item.href}>{text(item.label)}</a>
                   </li>
                 ))}
               </ul>
@@ -42,7 +46,7 @@ export function Footer({ site }: { site: SiteModel }) {
           ))}
         </div>
       </div>
-      <p className="footer__copyright">{footer.copyright}</p>
+      <p className="footer__copyright">{text(footer.copyright)}</p>
     </footer>
   )
 }

@@ -2,6 +2,7 @@
 // scripts) around a body.
 import type { ReactNode } from 'react'
 import type { ClientData, PageModel, SiteModel } from '../model/site-model.ts'
+import { alternateLinks } from './alternates.ts'
 import { ConsentScript } from './ConsentScript.tsx'
 import { headScripts } from './head-scripts.ts'
 import { pageTitle } from './page-title.ts'
@@ -37,7 +38,6 @@ export function Html({
   const { variants } = page
   // A copy of another page (archived, untranslated) names the current one canonical.
   const canonical = `${config.url}${variants?.canonical ?? page.route}`
-  const translations = variants?.locales.filter((locale) => locale.translated) ?? []
   return (
     <html
       lang={variants?.locale ?? config.locales.default}
@@ -61,14 +61,9 @@ export function Html({
         ) : (
           <link rel="canonical" href={canonical} />
         )}
-        {translations.length > 1 && !page.noindex
-          ? [
-              ...translations.map((locale) => ({ lang: locale.code, href: locale.href })),
-              { lang: 'x-default', href: translations[0].href },
-            ].map(({ lang, href }) => (
-              <link key={lang} rel="alternate" hrefLang={lang} href={`${config.url}${href}`} />
-            ))
-          : null}
+        {alternateLinks(config, page).map(({ lang, href }) => (
+          <link key={lang} rel="alternate" hrefLang={lang} href={href} />
+        ))}
         {config.favicon ? <link rel="icon" href={config.favicon} /> : null}
         <script dangerouslySetInnerHTML={{ __html: headScripts(config, page.route) }} />
         <link rel="stylesheet" href={site.assets.css} />

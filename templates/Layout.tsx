@@ -31,7 +31,9 @@ export function Layout({ page, children }: { page: PageModel; children: ReactNod
       <div className="page" id="page-root">
         {children}
       </div>
-      <Footer site={site} />
+      <div id="footer-root">
+        <Footer site={site} route={page.route} />
+      </div>
     </>
   )
 }

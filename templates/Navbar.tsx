@@ -15,7 +15,7 @@ import { type PageLocation, usePageLocation } from './route-store.ts'
 import { SearchBox } from './SearchBox.tsx'
 import { useSite } from './SiteContext.tsx'
 import { storage } from './storage.ts'
-import { useStrings } from './strings.ts'
+import { useSiteText, useStrings } from './strings.ts'
 import { useHydrated } from './use-hydrated.ts'
 
 export const PREFERRED_VERSION_KEY = 'docs-preferred-version-default'
@@ -106,6 +106,7 @@ export function Navbar(rendered: PageLocation) {
   useEffect(() => setMenuOpen(false), [page.route])
 
   const t = useStrings(page.route)
+  const text = useSiteText(page.route)
   const context = page.route.slice(variantOf(config, page.route).base.length).split('/')[0]
   const items = config.navbar.items
   const left = items.filter((i) => i.position === 'left')
@@ -155,7 +156,7 @@ export function Navbar(rendered: PageLocation) {
               items={items
                 .filter((item) => moved.has(item))
                 .map((item) => ({
-                  label: item.label,
+                  label: text(item.label),
                   href: item.to ?? item.href ?? '',
                   current: !!item.to && item.to === page.route,
                   external: !item.to,

@@ -1,6 +1,7 @@
 // Navbar items as links: internal ones marked active below their route, external ones opened
-// in a new tab.
+// in a new tab. Labels are in the page's language when its strings translate them.
 import type { SiteConfig } from '../model/site-config.ts'
+import { useSiteText } from './strings.ts'
 
 type NavbarItem = SiteConfig['navbar']['items'][number]
 
@@ -17,6 +18,7 @@ export function NavLink({
   className: string
 }) {
   const active = isActive(route, item.to)
+  const text = useSiteText(route)
   return (
     <a
       className={active ? `${className} ${className}--active` : className}
@@ -24,7 +26,7 @@ export function NavLink({
       aria-current={item.to === route ? 'page' : undefined}
       {...(item.to ? {} : { target: '_blank', rel: 'noopener noreferrer' })}
     >
-      {item.label}
+      {text(item.label)}
     </a>
   )
 }

@@ -4,12 +4,14 @@
 import { relative, sep } from 'node:path'
 import type { PageModel, SidebarItem } from '../../model/site-model.ts'
 import { hasVariants, variantOf, variantsOf } from '../../model/variants.ts'
+import { en } from '../../templates/i18n/en.ts'
 import type { ResolvedConfig } from '../config/config.ts'
 import { Diagnostics } from '../errors.ts'
 import { checkLinks, type LinkTarget } from '../markdown/links.ts'
 import type { SitemapEntry } from '../output/sitemap.ts'
 import { contextOf, type SearchablePage } from '../search/search-index.ts'
 import type { DocSource } from './content.ts'
+import { localizeLinks } from './localize-links.ts'
 import { docPageModel, editUrlOf, type RenderedDoc, specialPageModel } from './pages.ts'
 import { type DocPlacement, placeDocs, resolveSidebars } from './sidebars.ts'
 import { pageVariants } from './variants.ts'
@@ -91,9 +93,8 @@ export class SiteDocs {
   /** The site's routes and those showing untranslated pages, for the variants' links. */
   private variantRoutes: { routes: Set<string>; fallbacks: Set<string> } | undefined
 
-  /** The page's variants' links, on a site that has several (none otherwise). */
-  private withVariants(page: PageModel, source?: DocState['source'], copy = false): PageModel {
-    if (!hasVariants(this.config.site)) return page
+  /** The site's routes and those showing untranslated pages, built once per site. */
+  private routesOfVariants(): { routes: Set<string>; fallbacks: Set<string> } {
     if (!this.variantRoutes) {
       const routes = new Set(this.states.map((state) => state.source.route))
       const fallbacks = new Set(
@@ -112,7 +113,13 @@ export class SiteDocs {
         }
       this.variantRoutes = { routes, fallbacks }
     }
-    const { routes, fallbacks } = this.variantRoutes
+    return this.variantRoutes
+  }
+
+  /** The page's variants' links, on a site that has several (none otherwise). */
+  private withVariants(page: PageModel, source?: DocState['source'], copy = false): PageModel {
+    if (!hasVariants(this.config.site)) return page
+    const { routes, fallbacks } = this.routesOfVariants()
     const variants = pageVariants(
       this.config,
       page.route,
@@ -194,6 +201,22 @@ export class SiteDocs {
       search: special.search && this.withVariants(special.search),
       notFound: special.notFound,
     }
+  }
+
+  /**
+   * Each other locale's not-found page (at `<base><code>/404/`, written as `<code>/404.html`),
+   * in its language: the servers answer a path below the locale with it.
+   */
+  localeNotFoundPages(): PageModel[] {
+    const { site } = this.config
+    return variantsOf(site)
+      .slice(1)
+      .filter((variant) => !variant.archived)
+      .map((variant) => {
+        const strings = site.locales.items.find((item) => item.code === variant.locale)?.strings
+        const title = strings?.['notFound.title'] ?? en['notFound.title']
+        return this.withVariants(specialPageModel('not-found', `${variant.base}404/`, title))
+      })
   }
 
   /** Pages and their ids, the targets of the link check. */
@@ -281,7 +304,16 @@ export class SiteDocs {
   }
 
   pageModel({ source, rendered }: DocState): PageModel {
-    return this.docPage(source, rendered)
+    if (!source.fallbackOf || !source.variant) return this.docPage(source, rendered)
+    // Shown untranslated: its links lead to the pages of its locale.
+    const { baseUrl } = this.config.site
+    const html = localizeLinks(
+      rendered.html,
+      baseUrl,
+      `${baseUrl}${source.variant}/`,
+      this.routesOfVariants().routes,
+    )
+    return this.docPage(source, { ...rendered, html })
   }
 
   /** What the search index holds of `states` (listed pages only). */

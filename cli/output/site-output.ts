@@ -138,12 +138,14 @@ export class SiteOutput {
         await this.writePage(site, { page, key: SiteOutput.pageKey(siteKey, page) })
         routes.push(page.route)
       }
-    // The not-found page lives at `<base>404.html`, where static hosts look for it.
-    const notFoundPath = this.below('404.html')
-    const notFoundKey = SiteOutput.pageKey(siteKey, notFound)
-    if (!this.unchanged([notFoundPath], notFoundKey)) {
+    // The not-found page lives at `<base>404.html`, where static hosts look for it; each other
+    // locale's at `<base><code>/404.html`.
+    for (const page of [notFound, ...docs.localeNotFoundPages()]) {
+      const path = `${page.route.slice(1, -'404/'.length)}404.html`
+      const key = SiteOutput.pageKey(siteKey, page)
+      if (this.unchanged([path], key)) continue
       const { renderPage } = await loadTemplates()
-      this.put(notFoundPath, notFoundKey, () => renderPage(site, notFound))
+      this.put(path, key, () => renderPage(site, page))
     }
     this.writeSitemap(docs)
     return routes

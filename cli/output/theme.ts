@@ -21,7 +21,7 @@ export const OVERRIDABLE_COMPONENTS: Record<string, string> = {
   Breadcrumbs: '{ home, crumbs }',
   ColorModeToggle: '(none)',
   DocPage: '{ site, page, html }',
-  Footer: '{ site }',
+  Footer: '{ site, route }',
   LandingPage: '{ site, page }',
   Navbar: '{ route, sidebarId }',
   NotFoundPage: '{ site }',

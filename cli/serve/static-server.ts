@@ -1,6 +1,7 @@
 // Serves a built site the way production should: `.html` and `/index.html` paths redirect to
 // the plain route, a folder without its trailing slash redirects, everything unmatched is the
-// site's 404 page.
+// site's 404 page: that of the locale the path is below (`<base><code>/404.html`) when the site
+// has one.
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { join, normalize, sep } from 'node:path'
@@ -34,8 +35,18 @@ export const createStaticHandler = (options: StaticOptions) => {
   const root = normalize(options.dir)
   const notFoundFile = join(root, ...options.baseUrl.split('/').filter(Boolean), '404.html')
 
-  const notFound = (res: ServerResponse, head: boolean) => {
-    const body = existsSync(notFoundFile) ? readFileSync(notFoundFile) : Buffer.from('Not Found')
+  /** The 404 page of the locale whose segment follows the base URL in `path`, if it has one. */
+  const localeNotFound = (path: string | undefined) => {
+    if (!path?.startsWith(options.baseUrl)) return undefined
+    const segment = path.slice(options.baseUrl.length).split('/')[0]
+    if (!/^[a-z0-9][a-z0-9._-]*$/i.test(segment) || segment.includes('..')) return undefined
+    const file = join(notFoundFile, '..', segment, '404.html')
+    return isFile(file) ? file : undefined
+  }
+
+  const notFound = (res: ServerResponse, head: boolean, path?: string) => {
+    const page = localeNotFound(path) ?? notFoundFile
+    const body = existsSync(page) ? readFileSync(page) : Buffer.from('Not Found')
     res.writeHead(404, {
       'content-type': 'text/html; charset=utf-8',
       'content-length': body.length,
@@ -91,7 +102,7 @@ export const createStaticHandler = (options: StaticOptions) => {
       send(req, res, join(file, 'index.html'), head, !!options.compress)
       return
     }
-    notFound(res, head)
+    notFound(res, head, path)
   }
 }
 

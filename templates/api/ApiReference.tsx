@@ -1,8 +1,11 @@
 // The API reference page's content, rendered at build time from the OpenAPI document and its
 // layout: a navigation of tags and operations with the filter island, then each operation with
 // its method, path, summary, description, security, parameters, request body, responses (schema
-// trees and example envelopes) and a `curl` command with a copy button. Every operation, body,
-// response and shared schema has an anchor. Only the filter and the copy buttons hydrate.
+// trees and error envelopes), and its examples: the request as a `curl` command and the success
+// response, each with a copy button. On wide screens the examples are a column beside the
+// operation that stays in view while it is read (CSS only); narrower, they follow it. Every
+// operation, body, response and shared schema has an anchor. Only the filter (which also marks
+// the operation in view in the navigation) and the copy buttons hydrate.
 import type { ReactNode } from 'react'
 import type { MediaType, OpenApiDocument, Operation, Parameter } from '../../model/openapi.ts'
 import { ApiFilter } from '../ApiFilter.tsx'
@@ -43,7 +46,7 @@ function Method({ method }: { method: string }) {
 const escapeText = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 
-function CodeBlock({ title, code, copy }: { title?: string; code: string; copy?: boolean }) {
+function CodeBlock({ title, code, copy }: { title?: ReactNode; code: string; copy?: boolean }) {
   return (
     <div className="code-block">
       {title ? <div className="code-block__title">{title}</div> : null}
@@ -163,11 +166,14 @@ function Body({
   id,
   title,
   media,
+  example = true,
   children,
 }: {
   id: string
   title: ReactNode
   media?: MediaType
+  /** Whether the example goes here (a success response's is in the examples column). */
+  example?: boolean
   children?: ReactNode
 }) {
   const schema = envelopeBody(media)
@@ -182,7 +188,7 @@ function Body({
       </h4>
       {children}
       {hasSchema ? <SchemaTree schema={schema} /> : <p>Any JSON value (no schema declared yet).</p>}
-      {media?.example !== undefined ? (
+      {example && media?.example !== undefined ? (
         <CodeBlock title="Example" code={json(media.example)} />
       ) : null}
     </div>
@@ -194,55 +200,72 @@ function OperationView({ op, operation }: { op: OperationRef; operation: Operati
   const success = responses.filter(([status]) => status.startsWith('2'))
   const errors = responses.filter(([status]) => !status.startsWith('2'))
   const body = operation.requestBody?.content['application/json']
+  const successExamples = success.flatMap(([status, response]) => {
+    const example = response.content?.['application/json']?.example
+    return example === undefined ? [] : [{ status, example }]
+  })
   return (
     <section className="api-op" id={op.anchor} data-api-op={filterText(op)}>
-      <h3 className="api-op__title">
-        <a className="hash-link" href={`#${op.anchor}`} aria-label="Direct link">
-          #
-        </a>
-        <Method method={op.method} /> <code className="api-op__path">{op.path}</code>
-      </h3>
-      <p className="api-op__summary">
-        <Inline text={op.summary} />
-      </p>
-      {operation.description ? (
-        <p>
-          <Inline text={operation.description} />
+      <div className="api-op__main">
+        <h3 className="api-op__title">
+          <a className="hash-link" href={`#${op.anchor}`} aria-label="Direct link">
+            #
+          </a>
+          <Method method={op.method} /> <code className="api-op__path">{op.path}</code>
+        </h3>
+        <p className="api-op__summary">
+          <Inline text={op.summary} />
         </p>
-      ) : null}
-      <Security operation={operation} />
-      <Parameters parameters={operation.parameters ?? []} />
-      {body ? <Body id={`${op.anchor}-request`} title="Request body" media={body} /> : null}
-      {success.map(([status, response]) => (
-        <Body
-          key={status}
-          id={`${op.anchor}-${status}`}
-          title={`Response ${status}`}
-          media={response.content?.['application/json']}
-        >
+        {operation.description ? (
           <p>
-            <Inline text={response.description} /> The body sits in the envelope's <code>body</code>
-            ; see the <a href={`#${schemaAnchor('header')}`}>header</a>.
+            <Inline text={operation.description} />
           </p>
-        </Body>
-      ))}
-      {errors.length ? <h4>Errors</h4> : null}
-      {errors.map(([status, response]) => {
-        const example = shortEnvelope(response.content?.['application/json']?.example)
-        return (
-          <details className="api-op__error" id={`${op.anchor}-${status}`} key={status}>
-            <summary>
-              <strong>{status}</strong> <Inline text={response.description} />
-            </summary>
-            {example !== undefined ? <CodeBlock code={json(example)} /> : null}
-          </details>
-        )
-      })}
-      <CodeBlock
-        title="curl"
-        code={curlCommand(op.method.toLowerCase(), op.path, operation)}
-        copy
-      />
+        ) : null}
+        <Security operation={operation} />
+        <Parameters parameters={operation.parameters ?? []} />
+        {body ? <Body id={`${op.anchor}-request`} title="Request body" media={body} /> : null}
+        {success.map(([status, response]) => (
+          <Body
+            key={status}
+            id={`${op.anchor}-${status}`}
+            title={`Response ${status}`}
+            media={response.content?.['application/json']}
+            example={false}
+          >
+            <p>
+              <Inline text={response.description} /> The body sits in the envelope's{' '}
+              <code>body</code>; see the <a href={`#${schemaAnchor('header')}`}>header</a>.
+            </p>
+          </Body>
+        ))}
+        {errors.length ? <h4>Errors</h4> : null}
+        {errors.map(([status, response]) => {
+          const example = shortEnvelope(response.content?.['application/json']?.example)
+          return (
+            <details className="api-op__error" id={`${op.anchor}-${status}`} key={status}>
+              <summary>
+                <strong>{status}</strong> <Inline text={response.description} />
+              </summary>
+              {example !== undefined ? <CodeBlock code={json(example)} /> : null}
+            </details>
+          )
+        })}
+      </div>
+      <div className="api-op__examples">
+        <CodeBlock
+          title={
+            <>
+              Request <Method method={op.method} />{' '}
+              <span className="api-op__example-path">{op.path}</span>
+            </>
+          }
+          code={curlCommand(op.method.toLowerCase(), op.path, operation)}
+          copy
+        />
+        {successExamples.map(({ status, example }) => (
+          <CodeBlock key={status} title={`Response ${status}`} code={json(example)} copy />
+        ))}
+      </div>
     </section>
   )
 }

@@ -1,12 +1,15 @@
 // Client navigation: a click on a link inside the site fetches the next page's data, renders
-// it into `#page-root`, updates the title, focus and scroll, and keeps history (back, forward,
-// anchors) working. Next-page data is prefetched once per path on hover, and for a few links of
-// the content coming into view, except on 2G connections or with data saving on. A navigation slower than 200 ms
-// shows the progress bar; one whose data cannot load becomes a full page load.
+// it into `#page-root`, updates the head (title, description, canonical and `hreflang` links),
+// focus and scroll, and keeps history (back, forward, anchors) working. Next-page data is
+// prefetched once per path on hover, and for a few links of the content coming into view,
+// except on 2G connections or with data saving on. A navigation slower than 200 ms shows the
+// progress bar; one whose data cannot load becomes a full page load.
 import { createElement } from 'react'
 import { flushSync } from 'react-dom'
 import { createRoot, type Root } from 'react-dom/client'
 import type { ClientPage, PageModel, SiteModel } from '../../model/site-model.ts'
+import { alternateLinks } from '../alternates.ts'
+import { Footer } from '../Footer.tsx'
 import { whenIdle } from '../idle.ts'
 import { pageTitle } from '../page-title.ts'
 import { setPageLocation } from '../route-store.ts'
@@ -94,6 +97,17 @@ export const startRouter = (site: SiteModel, first: ClientPage) => {
     loadPage(route).catch(() => {})
   }
 
+  let footerRoot: Root | undefined
+  const renderFooter = (route: string) => {
+    const container = document.getElementById('footer-root')
+    if (!container) return
+    if (!footerRoot) {
+      container.textContent = ''
+      footerRoot = createRoot(container)
+    }
+    flushSync(() => footerRoot?.render(createElement(Footer, { site, route })))
+  }
+
   const render = (page: PageModel, remount = true) => {
     const container = document.getElementById('page-root')!
     // The islands hydrated so far (all of them on the first navigation, then those of the
@@ -120,8 +134,22 @@ export const startRouter = (site: SiteModel, first: ClientPage) => {
     document
       .querySelector('link[rel="canonical"]')
       ?.setAttribute('href', `${site.config.url}${page.variants?.canonical ?? page.route}`)
-    // A link between languages keeps the document: its language follows the page.
-    document.documentElement.lang = page.variants?.locale ?? site.config.locales.default
+    // The translations of the new page, not of the first one loaded.
+    for (const link of document.head.querySelectorAll('link[rel="alternate"][hreflang]'))
+      link.remove()
+    const before = document.head.querySelector('link[rel="icon"], script, link[rel="stylesheet"]')
+    for (const { lang, href } of alternateLinks(site.config, page)) {
+      const link = document.createElement('link')
+      link.rel = 'alternate'
+      link.hreflang = lang
+      link.href = href
+      document.head.insertBefore(link, before)
+    }
+    // A link between languages keeps the document: its language follows the page, and so do
+    // the footer's words (outside `#page-root`, rendered again only then).
+    const lang = page.variants?.locale ?? site.config.locales.default
+    if (lang !== document.documentElement.lang) renderFooter(page.route)
+    document.documentElement.lang = lang
     current = page.route
     setPageLocation({ route: page.route, sidebarId: page.sidebarId, variants: page.variants })
     // The content is HTML from the build: its islands (tab lists, copy buttons) hydrate as on

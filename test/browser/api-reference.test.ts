@@ -1,6 +1,8 @@
 // The API reference in a real browser, built from the repository's content (the server's own
 // OpenAPI document): an operation opens by its anchor, a nested schema expands, the filter
-// narrows the operations, and a copied curl command runs against a fresh server and succeeds.
+// narrows the operations, a copied curl command runs against a fresh server and succeeds, the
+// examples stand beside their operation on wide screens and follow it on narrow ones, and the
+// navigation marks the operation in view.
 import { execFile } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -8,6 +10,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import test from 'ava'
+import type { Page } from 'playwright-core'
 import { build } from '../../cli/build.ts'
 import { type RunningServer, startServer } from '../../cli/serve/serve.ts'
 import { startTestApi } from '../helpers/api.ts'
@@ -127,10 +130,13 @@ test('a copied curl command runs against a fresh server and succeeds', async (t)
   await page.goto(url('/docs/api/#get-roles-json'))
   await hydrated(page)
   const operation = page.locator('#get-roles-json')
-  await operation.locator('.code-block').last().hover()
-  await operation.locator('.copy-button').click()
+  const curl = operation.locator('.api-op__examples .code-block').first()
+  await curl.hover()
+  await curl.locator('.copy-button').click()
   await page.waitForFunction(
-    () => document.querySelector('#get-roles-json .copy-button')?.textContent === 'Copied',
+    () =>
+      document.querySelector('#get-roles-json .api-op__examples .copy-button')?.textContent ===
+      'Copied',
   )
   const command = await page.evaluate(() => navigator.clipboard.readText())
   t.regex(
@@ -181,4 +187,123 @@ test('without JavaScript the reference reads as it is: every operation, the tree
   const secrets = page.locator('#put-resources-id-json-request details.schema__nested').first()
   await secrets.locator('summary').click()
   t.is(await secrets.getAttribute('open'), '')
+})
+
+/** Where the examples of an operation sit against its description, and how they are placed. */
+const examplesLayout = (page: Page, id: string) =>
+  page.evaluate((id) => {
+    const section = document.getElementById(id)!
+    const main = section.querySelector('.api-op__main')!.getBoundingClientRect()
+    const examples = section.querySelector<HTMLElement>('.api-op__examples')!
+    const box = examples.getBoundingClientRect()
+    return {
+      position: getComputedStyle(examples).position,
+      beside: box.left >= main.right,
+      below: box.top >= main.bottom - 1,
+      top: box.top,
+      sectionTop: section.getBoundingClientRect().top,
+      visible: box.width > 0 && box.height > 0 && box.top < innerHeight && box.bottom > 0,
+      blocks: [...examples.querySelectorAll('.code-block')].map((block) => ({
+        title: block.querySelector('.code-block__title')?.textContent ?? '',
+        copy: !!block.querySelector('.copy-button'),
+      })),
+    }
+  }, id)
+
+test('at 1440 px the examples are a column beside their operation that stays in view while it is read', async (t) => {
+  const { page, errors } = await newPage(t, { viewport: { width: 1440, height: 900 } })
+  await page.goto(url('/docs/api/#post-resources-json'))
+  await hydrated(page)
+  const first = await examplesLayout(page, 'post-resources-json')
+  t.is(first.position, 'sticky')
+  t.true(first.beside, 'the examples are right of the operation')
+  t.true(first.visible)
+  t.deepEqual(first.blocks, [
+    { title: 'Request POST /resources.json', copy: true },
+    { title: 'Response 200', copy: true },
+  ])
+  t.regex(
+    (await page.locator('#post-resources-json .api-op__examples code').first().textContent()) ?? '',
+    /^curl -sS -X POST "\$KEYWARD_URL\/resources\.json".*--data '\{/s,
+  )
+  // Read further down the (long) operation: its examples stay below the navbar.
+  await page.evaluate(() => {
+    const section = document.getElementById('post-resources-json')!
+    scrollBy(0, section.getBoundingClientRect().top + 600)
+  })
+  await page.waitForFunction(
+    () => document.getElementById('post-resources-json')!.getBoundingClientRect().top < -500,
+  )
+  const scrolled = await examplesLayout(page, 'post-resources-json')
+  t.true(scrolled.sectionTop < -500, `the operation's top is out of view (${scrolled.sectionTop})`)
+  t.true(
+    scrolled.top > 0 && scrolled.top < 120,
+    `the examples are held at the top (${scrolled.top})`,
+  )
+  t.true(scrolled.visible)
+  t.deepEqual(errors, [])
+})
+
+test('at 800 px the examples follow their operation, with no column beside it', async (t) => {
+  const { page, errors } = await newPage(t, { viewport: { width: 800, height: 900 } })
+  await page.goto(url('/docs/api/#post-resources-json'))
+  await hydrated(page)
+  const layout = await examplesLayout(page, 'post-resources-json')
+  t.is(layout.position, 'static')
+  t.false(layout.beside)
+  t.true(layout.below, 'the examples come after the description')
+  t.is(layout.blocks.length, 2)
+  const width = await page.evaluate(() => document.documentElement.scrollWidth)
+  t.true(width <= 800, `no sideways scroll (${width})`)
+  t.deepEqual(errors, [])
+})
+
+test('the navigation marks the operation in view, and follows the reader to another one', async (t) => {
+  const { page, errors } = await newPage(t, { viewport: { width: 1440, height: 900 } })
+  await page.goto(url('/docs/api/#get-roles-json'))
+  await hydrated(page)
+  const current = page.locator('.api-ref__nav a[aria-current="true"]')
+  await page.waitForFunction(
+    () =>
+      document.querySelector('.api-ref__nav a[aria-current="true"]')?.getAttribute('href') ===
+      '#get-roles-json',
+  )
+  t.is(await current.count(), 1)
+  // Scroll (no click, no hash change) to an operation far down the page.
+  const target = await page.evaluate(() => {
+    const sections = [...document.querySelectorAll('section.api-op')]
+    const section = sections[sections.length - 5]
+    scrollTo(0, scrollY + section.getBoundingClientRect().top - 80)
+    return section.id
+  })
+  t.not(target, 'get-roles-json')
+  await page.waitForFunction(
+    (target) =>
+      document.querySelector('.api-ref__nav a[aria-current="true"]')?.getAttribute('href') ===
+      `#${target}`,
+    target,
+  )
+  t.is(await current.count(), 1)
+  t.is(new URL(page.url()).hash, '#get-roles-json', 'the address is left alone')
+  // The navigation scrolled its own list to keep the mark in sight.
+  const inSight = await page.evaluate(() => {
+    const nav = document.querySelector('.api-ref__nav')!.getBoundingClientRect()
+    const mark = document
+      .querySelector('.api-ref__nav a[aria-current="true"]')!
+      .getBoundingClientRect()
+    return mark.top >= nav.top && mark.bottom <= nav.bottom
+  })
+  t.true(inSight)
+  // Marked in the style too: not as the links around it.
+  const looks = await page.evaluate(() =>
+    [
+      ...document.querySelectorAll('.api-ref__nav li[data-api-op] > a[aria-current="true"]'),
+      ...[
+        ...document.querySelectorAll('.api-ref__nav li[data-api-op] > a:not([aria-current])'),
+      ].slice(0, 3),
+    ].map((link) => `${getComputedStyle(link).boxShadow} ${getComputedStyle(link).color}`),
+  )
+  const [marked, ...others] = looks
+  t.false(others.includes(marked), `${marked} / ${others.join(' / ')}`)
+  t.deepEqual(errors, [])
 })

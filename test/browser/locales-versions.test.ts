@@ -1,6 +1,8 @@
 // Locales and versions in a real browser: the language and version menus lead to the same page
 // in the other language or version, an untranslated page shows its notice, an archived one its
-// banner linking back to the current page, and search answers from the page's own locale.
+// banner linking back to the current page, search answers from the page's own locale, the
+// `hreflang` links follow client navigation, an untranslated page's links stay in its locale,
+// the navbar and footer speak the page's language, and a missing French page is the French 404.
 import test from 'ava'
 import type { Page } from 'playwright-core'
 import { build } from '../../cli/build.ts'
@@ -16,7 +18,10 @@ test.before(async () => {
     cleanups,
     {
       'guide/index.md': doc({ title: 'Guide' }, 'Welcome. Read [usage](./usage.md).\n'),
-      'guide/usage.md': doc({ title: 'Usage' }, '## Options\n\nThe port option.\n'),
+      'guide/usage.md': doc(
+        { title: 'Usage' },
+        '## Options\n\nThe port option. Back to [the guide](./index.md).\n',
+      ),
     },
     {
       config: {
@@ -43,6 +48,9 @@ test.before(async () => {
           'doc.fallbackTitle': 'Pas encore traduite',
           'search.placeholder': 'Rechercher (Ctrl+K)',
           'search.noResults': 'Aucun résultat',
+          'notFound.title': 'Page introuvable',
+          'site:Guide': 'Le guide',
+          'site:Legal': 'Mentions légales',
         }),
         'content/versions/v1/docs/guide/index.md': doc({ title: 'Guide' }, 'The old guide.\n'),
         'content/versions/v1/docs/guide/usage.md': doc({ title: 'Usage' }, 'The old usage.\n'),
@@ -133,4 +141,89 @@ test('search answers from the index of the page’s locale', async (t) => {
   await page.waitForSelector('[data-answered="bienvenue"]')
   t.is(await page.locator('[role="option"]').count(), 0)
   t.is(await page.locator('.navbar-search__status').textContent(), 'No results')
+})
+
+const alternates = (page: Page) =>
+  page.evaluate(() =>
+    [...document.head.querySelectorAll('link[rel="alternate"][hreflang]')].map(
+      (link) => `${link.getAttribute('hreflang')} ${new URL(link.getAttribute('href')!).pathname}`,
+    ),
+  )
+
+/** Set before a click: still there after it when the router rendered the next page. */
+const markDocument = (page: Page) =>
+  page.evaluate(() => {
+    ;(window as unknown as { marker: boolean }).marker = true
+  })
+const sameDocument = (page: Page) =>
+  page.evaluate(() => (window as unknown as { marker?: boolean }).marker === true)
+
+test('the hreflang links follow client navigation', async (t) => {
+  const { page } = await newPage(t)
+  await page.goto(`${origin}/docs/guide/`)
+  await hydrated(page)
+  const translated = ['en /docs/guide/', 'fr /docs/fr/guide/', 'x-default /docs/guide/']
+  t.deepEqual(await alternates(page), translated)
+  await markDocument(page)
+  // Usage has no translation: no alternates.
+  await page.locator('.markdown a', { hasText: 'usage' }).click()
+  await page.waitForURL(`${origin}/docs/guide/usage/`)
+  await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Usage')
+  t.true(await sameDocument(page), 'the router rendered the page')
+  t.deepEqual(await alternates(page), [])
+  await page.locator('.markdown a', { hasText: 'the guide' }).click()
+  await page.waitForURL(`${origin}/docs/guide/`)
+  await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Guide')
+  t.true(await sameDocument(page))
+  t.deepEqual(await alternates(page), translated)
+})
+
+test('a link on an untranslated page leads to the page in the same locale', async (t) => {
+  const { page } = await newPage(t)
+  await page.goto(`${origin}/docs/fr/guide/usage/`)
+  await hydrated(page)
+  const link = page.locator('.markdown a', { hasText: 'the guide' })
+  t.is(await link.getAttribute('href'), '/docs/fr/guide/')
+  await link.click()
+  await page.waitForURL(`${origin}/docs/fr/guide/`)
+  await page.waitForFunction(
+    () => document.querySelector('h1')?.textContent === 'Guide en français',
+  )
+  t.is(await page.evaluate(() => document.documentElement.lang), 'fr')
+})
+
+test('the navbar and footer speak the page’s language, also after switching languages', async (t) => {
+  const { page } = await newPage(t)
+  await page.goto(`${origin}/docs/fr/guide/`)
+  await hydrated(page)
+  const navbar = page.locator('.navbar .navbar__link').first()
+  const footer = page.locator('.footer__title').first()
+  t.is(await navbar.textContent(), 'Le guide')
+  t.is(await footer.textContent(), 'Mentions légales')
+  await markDocument(page)
+  await choose(page, 'locale', 'English')
+  await page.waitForURL(`${origin}/docs/guide/`)
+  await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Guide')
+  t.true(await sameDocument(page), 'the router rendered the page')
+  t.is(await navbar.textContent(), 'Guide')
+  t.is(await footer.textContent(), 'Legal')
+  await choose(page, 'locale', 'Français')
+  await page.waitForURL(`${origin}/docs/fr/guide/`)
+  await page.waitForFunction(() => document.documentElement.lang === 'fr')
+  t.is(await navbar.textContent(), 'Le guide')
+  t.is(await footer.textContent(), 'Mentions légales')
+})
+
+test('a missing page below /docs/fr/ is the French 404 page; elsewhere the English one', async (t) => {
+  const { page } = await newPage(t)
+  const french = await page.goto(`${origin}/docs/fr/guide/nothing-here/`)
+  t.is(french?.status(), 404)
+  t.is(await page.locator('h1').textContent(), 'Page introuvable')
+  t.is(await page.evaluate(() => document.documentElement.lang), 'fr')
+  t.is(await page.locator('.not-found a').getAttribute('href'), '/docs/fr/')
+  t.is(await page.locator('.navbar .navbar__link').first().textContent(), 'Le guide')
+  const english = await page.goto(`${origin}/docs/guide/nothing-here/`)
+  t.is(english?.status(), 404)
+  t.is(await page.locator('h1').textContent(), 'Page Not Found')
+  t.is(await page.evaluate(() => document.documentElement.lang), 'en')
 })

@@ -1,11 +1,14 @@
 // The templates' strings: English has every key the templates use, each is used, and every
 // translation the project ships (content/i18n/<code>/strings.json) has every key, with the same
-// `{placeholders}`; the French pages it ships are translations.
+// `{placeholders}`, and a translation of each navbar and footer text of the site config; the
+// French pages it ships are translations.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import test from 'ava'
+import { resolveConfig } from '../../cli/config/config.ts'
 import { parseSource } from '../../cli/content/front-matter.ts'
+import { SITE_TEXT_PREFIX, siteTexts } from '../../model/site-texts.ts'
 import { en } from '../../templates/i18n/en.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
@@ -37,14 +40,21 @@ test('English has every key the templates ask for, and each of its keys is used'
   )
 })
 
-test('each shipped translation has every key, no other, with the same placeholders', (t) => {
+test('each shipped translation has every key, no other, with the same placeholders', async (t) => {
   const codes = readdirSync(i18n)
   t.true(codes.includes('fr'), 'the site ships French')
+  const { site } = await resolveConfig({ root })
+  const texts = siteTexts(site)
+  t.true(texts.includes('API reference') && texts.includes(site.footer.copyright))
   for (const code of codes) {
     const strings: Record<string, string> = JSON.parse(
       readFileSync(join(i18n, code, 'strings.json'), 'utf8'),
     )
-    t.deepEqual(Object.keys(strings).sort(), Object.keys(en).sort(), code)
+    const siteKeys = texts.map((text) => `${SITE_TEXT_PREFIX}${text}`)
+    t.deepEqual(Object.keys(strings).sort(), [...Object.keys(en), ...siteKeys].sort(), code)
+    // A name (Keyward) may read the same; most of the navbar and footer may not.
+    const same = siteKeys.filter((key) => strings[key] === key.slice(SITE_TEXT_PREFIX.length))
+    t.true(same.length <= 2, `${code}: ${same.join(', ')} left in English`)
     for (const [key, english] of Object.entries(en)) {
       t.deepEqual(placeholders(strings[key]), placeholders(english), `${code}: ${key}`)
       t.not(strings[key], english, `${code}: ${key} is translated`)

@@ -34,7 +34,10 @@ const config = {
 
 const docs = {
   'guide/index.md': doc({ title: 'Guide' }, 'Welcome. Read [usage](./usage.md).\n'),
-  'guide/usage.md': doc({ title: 'Usage' }, '## Options\n\nThe port option.\n'),
+  'guide/usage.md': doc(
+    { title: 'Usage' },
+    '## Options\n\nThe port option. See [what is new](./new.md), [the options](#options), [this page](./usage.md#options) and [the logo](/docs/img/logo.svg).\n',
+  ),
   'guide/new.md': doc({ title: 'New in 2' }, 'Only in the current docs.\n'),
 }
 
@@ -47,6 +50,9 @@ const files = {
     'toc.title': 'Sur cette page',
     'doc.fallbackTitle': 'Pas encore traduite',
     'doc.fallback': 'Pas encore traduite en {language}, affichée en {default}.',
+    'notFound.title': 'Page introuvable',
+    'site:Guide': 'Le guide',
+    'site:Legal': 'Mentions légales',
   }),
   'content/versions/v1/docs/guide/index.md': doc({ title: 'Guide' }, 'The old guide.\n'),
   'content/versions/v1/docs/guide/usage.md': doc({ title: 'Usage' }, 'The old usage.\n'),
@@ -95,6 +101,56 @@ test('an untranslated page falls back to the default locale with a notice', asyn
   const page = pageData(site, '/docs/fr/guide/usage/')
   t.true(page.variants?.fallback)
   t.is(page.sidebarId, 'fr--guide')
+})
+
+test('an untranslated page links to the pages of its locale; files and anchors stay', async (t) => {
+  const { site } = await builtSite(t)
+  const french = site.read('docs/fr/guide/usage/index.html')
+  const links = (html: string) =>
+    [...html.slice(html.indexOf('The port option.')).matchAll(/<a href="([^"]+)"/g)]
+      .slice(0, 4)
+      .map((m) => m[1])
+  t.deepEqual(links(french), [
+    '/docs/fr/guide/new/',
+    '#options',
+    '/docs/fr/guide/usage/#options',
+    '/docs/img/logo.svg',
+  ])
+  t.is(
+    links(pageData(site, '/docs/fr/guide/usage/').html)[0],
+    '/docs/fr/guide/new/',
+    'client navigation gets the same',
+  )
+  // The English page it is shown from keeps its own links.
+  t.deepEqual(links(site.read('docs/guide/usage/index.html')), [
+    '/docs/guide/new/',
+    '#options',
+    '/docs/guide/usage/#options',
+    '/docs/img/logo.svg',
+  ])
+})
+
+test('the navbar and footer texts of the config are in the page’s language', async (t) => {
+  const { site } = await builtSite(t)
+  const french = site.read('docs/fr/guide/index.html')
+  t.regex(french, /class="navbar__link[^"]*" href="\/docs\/guide\/"[^>]*>Le guide</)
+  t.regex(french, /<h2 class="footer__title">Mentions légales<\/h2>/)
+  // A text the translation does not give is as the config writes it.
+  t.regex(french, /<a href="\/docs\/">Home<\/a>/)
+  const english = site.read('docs/guide/index.html')
+  t.regex(english, /class="navbar__link[^"]*" href="\/docs\/guide\/"[^>]*>Guide</)
+  t.regex(english, /<h2 class="footer__title">Legal<\/h2>/)
+})
+
+test('each locale has its 404 page in its language', async (t) => {
+  const { site } = await builtSite(t)
+  const french = site.read('docs/fr/404.html')
+  t.regex(french, /<html lang="fr"/)
+  t.true(french.includes('<h1>Page introuvable</h1>'))
+  t.true(french.includes('<title>Page introuvable | Test Docs</title>'))
+  t.regex(french, /<meta name="robots" content="noindex, nofollow"/)
+  t.true(site.read('docs/404.html').includes('<h1>Page Not Found</h1>'))
+  t.false(existsSync(join(site.out, 'docs/v1/404.html')), 'an archived version has none')
 })
 
 test('the locale menu links to the same page in each locale; hreflang lists the translations', async (t) => {
@@ -229,6 +285,10 @@ test('config problems: a default locale not listed, a segment two things claim, 
   t.regex(
     await failure({}, { 'content/i18n/fr/strings.json': '{"toc.titel": "x"}' }),
     /unknown key "toc.titel"/,
+  )
+  t.regex(
+    await failure({}, { 'content/i18n/fr/strings.json': '{"site:Gide": "x"}' }),
+    /"site:Gide" names no navbar or footer text of the site config/,
   )
   t.regex(
     await failure({ versions: [...config.versions, { name: 'v0', label: '0.x' }] }),
