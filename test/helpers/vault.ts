@@ -1,8 +1,9 @@
 // A small team for resource and sharing tests: real users set up with real keys, each signed in
 // with GPGAuth like the extension, secrets encrypted with openpgp.js as the clients do, groups
 // written to the database, and the invariant every sharing test checks.
-import * as openpgp from 'openpgp'
+
 import type { ExecutionContext } from 'ava'
+import * as openpgp from 'openpgp'
 import { startTestApi, type TestApi } from './api.ts'
 import { gpgAuthLogin, TestClient } from './client.ts'
 import { query } from './database.ts'
