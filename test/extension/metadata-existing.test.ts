@@ -67,7 +67,9 @@ test('an organisation with v4 data turns encrypted metadata on from the administ
     t.deepEqual(
       await sql(
         api,
-        "select property from organization_settings where property in ('metadataTypes', 'metadataKeys')",
+        // A row holding nothing ('{}') is the lock the key changes take, not a choice.
+        `select property from organization_settings
+          where property in ('metadataTypes', 'metadataKeys') and value <> '{}'::jsonb`,
       ),
       [],
     )
