@@ -193,6 +193,7 @@ export class SiteBuilder {
         keep: this.options.dev,
         identity: this.site.searchInput(),
         inOutput: (names) => output.searchInOutput(names),
+        sectionsFile: cache && this.sectionsFile(cache),
       })
       output.writeStatic(this.config.staticDir, this.staticFiles)
       const { assets, files } = await client
@@ -216,6 +217,7 @@ export class SiteBuilder {
         init: this.init,
         outDir: this.options.outDir,
         templates: this.templates,
+        renderedFile: cache && ((renderKey) => cache.renderedFile(renderKey)),
       })
       pool = undefined
       output.writeImages(this.copies)
@@ -355,6 +357,15 @@ export class SiteBuilder {
     // Its templates (React) load only for a site that has it.
     const { buildApiReference } = await import('../api-reference/reference.tsx')
     return buildApiReference(loaded, site, this.site.sidebars, cache)
+  }
+
+  /** The cache file holding the sections of the doc at a route, for the search worker. */
+  private sectionsFile(cache: BuildCache): (route: string) => string | undefined {
+    const renderKeys = new Map(this.site.states.map((s) => [s.source.route, s.renderKey]))
+    return (route) => {
+      const renderKey = renderKeys.get(route)
+      return renderKey === undefined ? undefined : cache.renderedFile(renderKey)
+    }
   }
 
   private result(routes: string[], full: boolean) {

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname } from 'node:path'
 import { deserialize, serialize } from 'node:v8'
 import { threadId } from 'node:worker_threads'
+import { readRendered } from '../cache/rendered-files.ts'
 import { serveRequests } from '../workers/channel.ts'
 import {
   SearchIndex,
@@ -51,7 +52,8 @@ const handle = (request: SearchRequest, later: (work: () => void) => void): Sear
       // Pages sent by key that the index does not hold: the main thread sends them again, whole.
       const need = index!.missing(request.pages)
       if (need.length) return { need }
-      const analysed = index!.setPages(request.pages)
+      // Sections sent as a cache file are read here, page by page, and never cross threads.
+      const analysed = index!.setPages(request.pages, (file) => readRendered(file).sections)
       const { files, manifest } = index!.files()
       // Written here, beside the page writes, rather than after them in the main thread, which
       // records them in the build's output and writes the manifest.

@@ -59,6 +59,11 @@ export interface IndexOptions extends IndexTarget {
    * same input as the last build, the index is then neither made nor written.
    */
   inOutput?: (names: string[]) => boolean
+  /**
+   * The build cache's file holding a page's sections, if it has one: the worker reads them
+   * there, so this thread neither reads nor copies them.
+   */
+  sectionsFile?: (route: string) => string | undefined
 }
 
 export class SearchJob {
@@ -104,14 +109,23 @@ export class SearchJob {
    * folder; resolves with their names and the manifest, which is left to write. With `keys`
    * (one per page) and not `eager`, pages go by key, and those the worker asks for then whole.
    */
-  async set(pages: SearchablePage[], keys?: string[], eager = true): Promise<SearchFiles> {
+  async set(
+    pages: SearchablePage[],
+    keys?: string[],
+    eager = true,
+    sectionsFile?: (route: string) => string | undefined,
+  ): Promise<SearchFiles> {
+    const sectionsOf = (page: SearchablePage) => {
+      const file = sectionsFile?.(page.route)
+      return file === undefined ? { sections: page.sections } : { file }
+    }
     const indexed: IndexedPage[] = keys
-      ? pages.map(({ route, title, breadcrumbs }, i) => ({
-          route,
-          title,
-          breadcrumbs,
+      ? pages.map((page, i) => ({
+          route: page.route,
+          title: page.title,
+          breadcrumbs: page.breadcrumbs,
           key: keys[i],
-          ...(eager ? { sections: pages[i].sections } : {}),
+          ...(eager ? sectionsOf(page) : {}),
         }))
       : pages
     let answer = await this.ask({ type: 'set', pages: indexed })
@@ -120,7 +134,7 @@ export class SearchJob {
       answer = await this.ask({
         type: 'set',
         pages: indexed.map((page, i) =>
-          need.has(page.route) ? { ...page, sections: pages[i].sections } : page,
+          need.has(page.route) ? { ...page, ...sectionsOf(pages[i]) } : page,
         ),
       })
     }
@@ -164,7 +178,7 @@ export class SearchJob {
     if (cached && !keep && inOutput?.(cached.names))
       return { files: new Map(), manifest: cached.manifest }
     this.prepare(options)
-    const files = await this.set(pages, keys, eager)
+    const files = await this.set(pages, keys, eager, options.sectionsFile)
     cache?.storeEntry('search', key, { names: [...files.files.keys()], manifest: files.manifest })
     // A build is done with the worker: its heap goes while the build writes what is left.
     if (!keep) this.stopping = this.stop()

@@ -308,6 +308,38 @@ test('pages sent by key without sections: the index names those it needs, and ta
   t.deepEqual(index.files().manifest, fresh.files().manifest)
 })
 
+test('pages sent with the file of their sections: read only when the index must analyse them', (t) => {
+  const settings = { baseUrl: '/docs/', version: 'current', ignore: [] }
+  const sectionsOf = (i: number) => [{ id: '', heading: '', text: `word${i}` }]
+  const pages = Array.from({ length: 3 }, (_, i) => ({
+    route: `/docs/g/p${i}/`,
+    title: `Page ${i}`,
+    breadcrumbs: [],
+    key: `k${i}`,
+    sections: sectionsOf(i),
+  }))
+  const old = new SearchIndex(settings)
+  old.setPages(pages)
+  const index = new SearchIndex(settings, structuredClone(old.snapshot()))
+  const filed: IndexedPage[] = pages.map(({ sections, ...page }, i) => ({
+    ...page,
+    ...(i === 1 ? { key: 'new' } : {}),
+    file: `file-${i}`,
+  }))
+  // A page with a file is never asked for again, whether the index holds it or not.
+  t.deepEqual(index.missing(filed), [])
+  const read: string[] = []
+  const analysed = index.setPages(filed, (file) => {
+    read.push(file)
+    return sectionsOf(Number(file.slice(5)))
+  })
+  t.is(analysed, 1)
+  t.deepEqual(read, ['file-1'])
+  const fresh = new SearchIndex(settings)
+  fresh.setPages(filed.map(({ file, ...page }, i) => ({ ...page, sections: sectionsOf(i) })))
+  t.deepEqual(index.files().manifest, fresh.files().manifest)
+})
+
 test('a short prefix fetches its own word and, within the byte budget, the shortest words it reaches', async (t) => {
   const words = Array.from({ length: 40 }, (_, i) => `server${'x'.repeat(i)}`)
   const pages = words.map((word, i) => ({
