@@ -159,11 +159,14 @@ export class SiteBuilder {
         const outcome = rendered.outcomes[i]
         for (const [from, to] of outcome.copies) this.copies.set(from, to)
         docs.set(source.file, {
-          source,
+          // A build renders each doc once: its Markdown (most of the docs' bytes) is not kept
+          // for the pages step. The dev server keeps it to render again.
+          source: this.options.dev ? source : { ...source, body: '' },
           rendered: this.report(outcome.result),
           renderKey: rendered.renderKeys[i],
         })
       })
+      sources = []
       for (const source of fallbacks) {
         const shown = docs.get(source.fallbackOf!)!
         docs.set(source.file, { ...shown, source })
@@ -187,6 +190,11 @@ export class SiteBuilder {
         this.options.dev ? undefined : cache?.output,
       )
       const output = new SiteOutput(this.options.outDir, siteConfig.baseUrl, writer)
+      // The index's files are made once the pages are written and the render workers gone.
+      let pagesWritten = () => {}
+      const filesAfter = new Promise<void>((resolve) => {
+        pagesWritten = resolve
+      })
       const search = this.search.index(this.site.searchablePages(), {
         ...searchTarget,
         cache,
@@ -194,6 +202,7 @@ export class SiteBuilder {
         identity: this.site.searchInput(),
         inOutput: (names) => output.searchInOutput(names),
         sectionsFile: cache && this.sectionsFile(cache),
+        filesAfter,
       })
       output.writeStatic(this.config.staticDir, this.staticFiles)
       const { assets, files } = await client
@@ -220,6 +229,7 @@ export class SiteBuilder {
         renderedFile: cache && ((renderKey) => cache.renderedFile(renderKey)),
       })
       pool = undefined
+      pagesWritten()
       output.writeImages(this.copies)
       this.copied = new Set(this.copies.values())
 

@@ -41,6 +41,26 @@ let outBase = ''
 /** The files of the index last written or handed out, kept one update longer for readers. */
 let previous = new Set<string>()
 
+/** Pages analysed since the snapshot was last written. */
+let analysed = 0
+
+/** Makes the index's files and writes them; the snapshot follows once the answer is sent. */
+const writeFiles = (later: (work: () => void) => void): SearchResponse => {
+  const { files, manifest } = index!.files()
+  // Written here, beside the page writes, rather than after them in the main thread, which
+  // records them in the build's output and writes the manifest.
+  writeIndexFiles(outBase, files)
+  previous = new Set(files.keys())
+  // Rewriting the snapshot costs more than analysing a few pages again next time; the
+  // build need not wait for it (a `flush` answers after it).
+  const file = snapshot
+  if (file && (analysed > SNAPSHOT_AFTER || !existsSync(file.path)))
+    later(() => writeSnapshot(file, index!.snapshot()))
+  analysed = 0
+  // Names only: the main thread records them, and copying the contents to it costs.
+  return { files: [...files.keys()], manifest }
+}
+
 const handle = (request: SearchRequest, later: (work: () => void) => void): SearchResponse => {
   switch (request.type) {
     case 'init':
@@ -53,20 +73,11 @@ const handle = (request: SearchRequest, later: (work: () => void) => void): Sear
       const need = index!.missing(request.pages)
       if (need.length) return { need }
       // Sections sent as a cache file are read here, page by page, and never cross threads.
-      const analysed = index!.setPages(request.pages, (file) => readRendered(file).sections)
-      const { files, manifest } = index!.files()
-      // Written here, beside the page writes, rather than after them in the main thread, which
-      // records them in the build's output and writes the manifest.
-      writeIndexFiles(outBase, files)
-      previous = new Set(files.keys())
-      // Rewriting the snapshot costs more than analysing a few pages again next time; the
-      // build need not wait for it (a `flush` answers after it).
-      const file = snapshot
-      if (file && (analysed > SNAPSHOT_AFTER || !existsSync(file.path)))
-        later(() => writeSnapshot(file, index!.snapshot()))
-      // Names only: the main thread records them, and copying the contents to it costs.
-      return { files: [...files.keys()], manifest }
+      analysed += index!.setPages(request.pages, (file) => readRendered(file).sections)
+      return request.defer ? {} : writeFiles(later)
     }
+    case 'files':
+      return writeFiles(later)
     case 'flush':
       return {}
     case 'update': {

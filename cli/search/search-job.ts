@@ -22,7 +22,9 @@ export interface SnapshotFile {
 
 export type SearchRequest =
   | { type: 'init'; settings: SearchSettings; outBase: string; snapshot?: SnapshotFile }
-  | { type: 'set'; pages: IndexedPage[] }
+  /** With `defer`, the pages are analysed and the files made on a `files` request. */
+  | { type: 'set'; pages: IndexedPage[]; defer?: boolean }
+  | { type: 'files' }
   | { type: 'update'; pages: SearchablePage[]; removed: string[] }
   /** Answers once the work the worker does after an answer (writing its snapshot) is done. */
   | { type: 'flush' }
@@ -64,6 +66,12 @@ export interface IndexOptions extends IndexTarget {
    * there, so this thread neither reads nor copies them.
    */
   sectionsFile?: (route: string) => string | undefined
+  /**
+   * The pages are analysed at once, but the index's files are made only once this settles: a
+   * build passes the end of its page writing, so that the search worker's largest moment does
+   * not come while the render workers still hold their heaps (the peak of the build's memory).
+   */
+  filesAfter?: Promise<unknown>
 }
 
 export class SearchJob {
@@ -114,7 +122,9 @@ export class SearchJob {
     keys?: string[],
     eager = true,
     sectionsFile?: (route: string) => string | undefined,
+    filesAfter?: Promise<unknown>,
   ): Promise<SearchFiles> {
+    const defer = filesAfter !== undefined
     const sectionsOf = (page: SearchablePage) => {
       const file = sectionsFile?.(page.route)
       return file === undefined ? { sections: page.sections } : { file }
@@ -128,7 +138,7 @@ export class SearchJob {
           ...(eager ? sectionsOf(page) : {}),
         }))
       : pages
-    let answer = await this.ask({ type: 'set', pages: indexed })
+    let answer = await this.ask({ type: 'set', pages: indexed, defer })
     if (answer.need) {
       const need = new Set(answer.need)
       answer = await this.ask({
@@ -136,7 +146,12 @@ export class SearchJob {
         pages: indexed.map((page, i) =>
           need.has(page.route) ? { ...page, ...sectionsOf(pages[i]) } : page,
         ),
+        defer,
       })
+    }
+    if (defer) {
+      await filesAfter
+      answer = await this.ask({ type: 'files' })
     }
     const { files = [], manifest } = answer
     return { files: new Map(files.map((name) => [name, ''])), manifest: manifest!, written: true }
@@ -178,7 +193,7 @@ export class SearchJob {
     if (cached && !keep && inOutput?.(cached.names))
       return { files: new Map(), manifest: cached.manifest }
     this.prepare(options)
-    const files = await this.set(pages, keys, eager, options.sectionsFile)
+    const files = await this.set(pages, keys, eager, options.sectionsFile, options.filesAfter)
     cache?.storeEntry('search', key, { names: [...files.files.keys()], manifest: files.manifest })
     // A build is done with the worker: its heap goes while the build writes what is left.
     if (!keep) this.stopping = this.stop()
