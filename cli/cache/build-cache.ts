@@ -21,8 +21,9 @@ import { RenderedFiles } from './rendered-files.ts'
 const cacheId = (source: DocSource) =>
   source.variant === undefined ? source.relPath : source.displayPath
 
+/** The doc's text stands for its front matter and body (`textKey`); the rest comes from where it is. */
 const sourceKey = (source: DocSource) =>
-  sha256(source.relPath, source.route, source.id, JSON.stringify(source.frontMatter), source.body)
+  sha256(source.relPath, source.route, source.id, source.textKey)
 
 interface CachedDoc {
   key: string
