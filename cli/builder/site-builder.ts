@@ -152,6 +152,12 @@ export class SiteBuilder {
       pool: early,
     })
     let { pool } = rendered
+    // The index's files are made once the pages are written and the render workers gone (or
+    // the build failed: a pending request must not outlive it).
+    let pagesWritten = () => {}
+    const filesAfter = new Promise<void>((resolve) => {
+      pagesWritten = resolve
+    })
     try {
       this.copies = new Map()
       const docs = new Map<string, DocState>()
@@ -190,11 +196,6 @@ export class SiteBuilder {
         this.options.dev ? undefined : cache?.output,
       )
       const output = new SiteOutput(this.options.outDir, siteConfig.baseUrl, writer)
-      // The index's files are made once the pages are written and the render workers gone.
-      let pagesWritten = () => {}
-      const filesAfter = new Promise<void>((resolve) => {
-        pagesWritten = resolve
-      })
       const search = this.search.index(this.site.searchablePages(), {
         ...searchTarget,
         cache,
@@ -248,6 +249,7 @@ export class SiteBuilder {
       return { ...this.result(routes, true), cached: rendered.cached, stages: stages.list }
     } finally {
       await pool?.close()
+      pagesWritten()
     }
   }
 
