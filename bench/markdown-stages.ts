@@ -127,6 +127,7 @@ const pages = files.map((file, i) => {
       keywords: [],
     },
     body: sources[i],
+    textKey: '',
   }
   return docPageModel(source, renderDoc(processor, source).rendered, undefined, undefined)
 })

@@ -152,6 +152,12 @@ export class SiteBuilder {
       pool: early,
     })
     let { pool } = rendered
+    // The index's files are made once the pages are written and the render workers gone (or
+    // the build failed: a pending request must not outlive it).
+    let pagesWritten = () => {}
+    const filesAfter = new Promise<void>((resolve) => {
+      pagesWritten = resolve
+    })
     try {
       this.copies = new Map()
       const docs = new Map<string, DocState>()
@@ -159,11 +165,14 @@ export class SiteBuilder {
         const outcome = rendered.outcomes[i]
         for (const [from, to] of outcome.copies) this.copies.set(from, to)
         docs.set(source.file, {
-          source,
+          // A build renders each doc once: its Markdown (most of the docs' bytes) is not kept
+          // for the pages step. The dev server keeps it to render again.
+          source: this.options.dev ? source : { ...source, body: '' },
           rendered: this.report(outcome.result),
           renderKey: rendered.renderKeys[i],
         })
       })
+      sources = []
       for (const source of fallbacks) {
         const shown = docs.get(source.fallbackOf!)!
         docs.set(source.file, { ...shown, source })
@@ -193,6 +202,8 @@ export class SiteBuilder {
         keep: this.options.dev,
         identity: this.site.searchInput(),
         inOutput: (names) => output.searchInOutput(names),
+        sectionsFile: cache && this.sectionsFile(cache),
+        filesAfter,
       })
       output.writeStatic(this.config.staticDir, this.staticFiles)
       const { assets, files } = await client
@@ -216,8 +227,10 @@ export class SiteBuilder {
         init: this.init,
         outDir: this.options.outDir,
         templates: this.templates,
+        renderedFile: cache && ((renderKey) => cache.renderedFile(renderKey)),
       })
       pool = undefined
+      pagesWritten()
       output.writeImages(this.copies)
       this.copied = new Set(this.copies.values())
 
@@ -236,6 +249,7 @@ export class SiteBuilder {
       return { ...this.result(routes, true), cached: rendered.cached, stages: stages.list }
     } finally {
       await pool?.close()
+      pagesWritten()
     }
   }
 
@@ -355,6 +369,15 @@ export class SiteBuilder {
     // Its templates (React) load only for a site that has it.
     const { buildApiReference } = await import('../api-reference/reference.tsx')
     return buildApiReference(loaded, site, this.site.sidebars, cache)
+  }
+
+  /** The cache file holding the sections of the doc at a route, for the search worker. */
+  private sectionsFile(cache: BuildCache): (route: string) => string | undefined {
+    const renderKeys = new Map(this.site.states.map((s) => [s.source.route, s.renderKey]))
+    return (route) => {
+      const renderKey = renderKeys.get(route)
+      return renderKey === undefined ? undefined : cache.renderedFile(renderKey)
+    }
   }
 
   private result(routes: string[], full: boolean) {

@@ -26,6 +26,8 @@ export interface PagesStep {
   outDir: string
   /** The templates bundled with the site's overrides, if any. */
   templates: string | undefined
+  /** The build cache's file holding a rendering's HTML, if it has one (a worker reads it). */
+  renderedFile?: (renderKey: string) => string | undefined
 }
 
 /** Writes the pages whose files are stale; resolves with every route of the site. */
@@ -40,23 +42,23 @@ export const writePages = async (step: PagesStep): Promise<string[]> => {
       pages.push({ page, key: Output.pageKey(siteKey, page) })
     output.writeFiles(apiReference.files)
   }
-  const stale = output
-    .stalePages(pages)
-    .map(({ page, state, key }) => ({ page: state ? docs.pageModel(state) : page, key }))
+  const stale = output.stalePages(pages)
   let { pool } = step
   const many = stale.length >= POOL_THRESHOLD
   const started = !pool && step.poolSize >= 2 && many
   if (started) pool = await RenderPool.start(step.poolSize, step.init)
   try {
     if (pool && many) {
-      await pool.writePages(
-        site,
-        stale.map(({ page }) => page),
-        step.outDir,
-        step.templates,
-      )
+      // A doc's HTML goes to the worker by the name of its cache file, not through this thread.
+      const toWrite = stale.map(({ page, state }) => {
+        const file = state && step.renderedFile?.(state.renderKey)
+        return file ? { page, file } : { page: state ? docs.pageModel(state) : page }
+      })
+      await pool.writePages(site, toWrite, step.outDir, step.templates)
       output.recordPages(stale)
-    } else for (const page of stale) await output.writePage(site, page)
+    } else
+      for (const { page, state, key } of stale)
+        await output.writePage(site, { page: state ? docs.pageModel(state) : page, key })
   } finally {
     // The render workers' heaps are not needed for what is left; freeing them lowers the peak.
     await pool?.close()

@@ -21,8 +21,9 @@ import { RenderedFiles } from './rendered-files.ts'
 const cacheId = (source: DocSource) =>
   source.variant === undefined ? source.relPath : source.displayPath
 
+/** The doc's text stands for its front matter and body (`textKey`); the rest comes from where it is. */
 const sourceKey = (source: DocSource) =>
-  sha256(source.relPath, source.route, source.id, JSON.stringify(source.frontMatter), source.body)
+  sha256(source.relPath, source.route, source.id, source.textKey)
 
 interface CachedDoc {
   key: string
@@ -124,7 +125,12 @@ export class BuildCache {
     if (!cached || cached.key !== sourceKey(source)) return undefined
     const outcome = { ...cached.outcome, deps: this.table.depsOf(cached.deps) }
     if (!holds(outcome) || !this.rendered.has(cached.renderKey)) return undefined
-    const read = this.rendered.reader(cached.renderKey)
+    return { outcome: this.reading(outcome, cached.renderKey), renderKey: cached.renderKey }
+  }
+
+  /** `outcome` with its HTML and sections read from their file when first asked for. */
+  private reading(outcome: RenderOutcome, renderKey: string): RenderOutcome {
+    const read = this.rendered.reader(renderKey)
     const { result } = outcome
     const rendered = Object.defineProperties(
       { ...result.rendered },
@@ -133,20 +139,33 @@ export class BuildCache {
         sections: { enumerable: true, get: () => read().sections },
       },
     )
-    return {
-      outcome: { ...outcome, result: { ...result, rendered } },
-      renderKey: cached.renderKey,
-    }
+    return { ...outcome, result: { ...result, rendered } }
   }
 
-  store(source: DocSource, outcome: RenderOutcome, renderKey: string): void {
+  /** Where render workers write the HTML and sections of the docs they render. */
+  get renderedDir(): string {
+    return this.rendered.dir
+  }
+
+  /** The file holding the HTML and sections of the rendering `renderKey`, if kept. */
+  renderedFile(renderKey: string): string | undefined {
+    return this.rendered.has(renderKey) ? this.rendered.path(renderKey) : undefined
+  }
+
+  /**
+   * Keeps `outcome` for the next build; returns it as this build should hold it: a rendering a
+   * render worker wrote to its file (`stored`) is read from there when asked for.
+   */
+  store(source: DocSource, outcome: RenderOutcome, renderKey: string): RenderOutcome {
     this.used.add(cacheId(source))
+    const { stored, ...kept } = outcome
     const { html, sections, ...rendered } = outcome.result.rendered
-    this.rendered.write(renderKey, { html, sections })
+    if (stored) this.rendered.written(renderKey)
+    else this.rendered.write(renderKey, { html, sections })
     this.docs.docs[cacheId(source)] = {
       key: sourceKey(source),
       outcome: {
-        ...outcome,
+        ...kept,
         result: { ...outcome.result, rendered: { ...rendered, html: '', sections: [] } },
         deps: [],
       },
@@ -154,6 +173,7 @@ export class BuildCache {
       renderKey,
     }
     this.docsFile.changed = true
+    return stored ? this.reading(kept, renderKey) : outcome
   }
 
   /** Whether any result `name` is kept. */

@@ -23,6 +23,11 @@ export interface DocSource {
   route: string
   frontMatter: FrontMatter
   body: string
+  /**
+   * SHA-256 of the file's path and text, which the front matter and body follow from: keys
+   * take it instead of hashing the body again.
+   */
+  textKey: string
   /** The locale or archived version it belongs to (model/variants.ts `key`); none: the default. */
   variant?: string
   /**
@@ -71,10 +76,10 @@ export interface ParsedFrontMatter {
 const frontMatterOf = (options: LoadOptions, displayPath: string, source: string) => {
   const key = createHash('sha256').update(displayPath).update('\0').update(source).digest('hex')
   const known = options.frontMatters?.get(key)
-  if (known) return { ...known, body: bodyOf(source) }
+  if (known) return { ...known, body: bodyOf(source), key }
   const { result, diagnostics: problems } = parseSource(displayPath, source)
   options.frontMatters?.set(key, { frontMatter: result.frontMatter, problems })
-  return { frontMatter: result.frontMatter, problems, body: result.body }
+  return { frontMatter: result.frontMatter, problems, body: result.body, key }
 }
 
 export const readDoc = (
@@ -106,6 +111,7 @@ export const readDoc = (
     route: routeOf(options.baseUrl, relPath, result.frontMatter.slug),
     frontMatter: result.frontMatter,
     body: result.body,
+    textKey: result.key,
   }
 }
 

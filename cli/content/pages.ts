@@ -69,6 +69,13 @@ export const docPageModel = (
   }
 }
 
+/** A doc page model given its HTML (a page model made without it, see `SiteDocs.pageOutline`). */
+export const withHtml = (page: PageModel, html: string): PageModel => ({
+  ...page,
+  html,
+  features: featuresOf(html),
+})
+
 export const specialPageModel = (
   kind: 'landing' | 'not-found' | 'search',
   route: string,

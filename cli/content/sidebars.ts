@@ -30,25 +30,50 @@ const byPosition = (
   (a.position ?? Number.POSITIVE_INFINITY) - (b.position ?? Number.POSITIVE_INFINITY) ||
   a.label.localeCompare(b.label)
 
-/** Builds the items of a folder: its pages, then a category per sub-folder, by position. */
-const autogenerate = (dir: string, docs: SidebarDoc[]): SidebarItem[] => {
-  const entries: { position?: number; label: string; item: SidebarItem }[] = []
+/**
+ * The docs by folder and each folder's sub-folders (in the order docs first name them), made
+ * once per resolution: scanning every doc for every folder was quadratic in a big site.
+ */
+interface FolderIndex {
+  docs: Map<string, SidebarDoc[]>
+  subdirs: Map<string, Set<string>>
+}
+
+const indexFolders = (docs: SidebarDoc[]): FolderIndex => {
+  const byDir = new Map<string, SidebarDoc[]>()
+  const subdirs = new Map<string, Set<string>>()
   for (const doc of docs) {
-    if (doc.dir === dir && !doc.isIndex && !doc.unlisted)
+    const inDir = byDir.get(doc.dir)
+    if (inDir) inDir.push(doc)
+    else byDir.set(doc.dir, [doc])
+    // Every folder whose path followed by `/` starts this doc's folder has a sub-folder here.
+    for (let slash = doc.dir.indexOf('/'); slash !== -1; slash = doc.dir.indexOf('/', slash + 1)) {
+      const parent = doc.dir.slice(0, slash)
+      const name = doc.dir.slice(slash + 1).split('/')[0]
+      const names = subdirs.get(parent)
+      if (names) names.add(name)
+      else subdirs.set(parent, new Set([name]))
+    }
+  }
+  return { docs: byDir, subdirs }
+}
+
+/** Builds the items of a folder: its pages, then a category per sub-folder, by position. */
+const autogenerate = (dir: string, folders: FolderIndex): SidebarItem[] => {
+  const entries: { position?: number; label: string; item: SidebarItem }[] = []
+  const inDir = folders.docs.get(dir) ?? []
+  for (const doc of inDir) {
+    if (!doc.isIndex && !doc.unlisted)
       entries.push({
         position: doc.sidebarPosition,
         label: labelOf(doc),
         item: { type: 'link', label: labelOf(doc), href: doc.route, docId: doc.id },
       })
   }
-  const subdirs = new Set<string>()
-  for (const doc of docs) {
-    if (doc.dir.startsWith(`${dir}/`)) subdirs.add(doc.dir.slice(dir.length + 1).split('/')[0])
-  }
-  for (const name of subdirs) {
+  for (const name of folders.subdirs.get(dir) ?? []) {
     const subdir = `${dir}/${name}`
-    const index = docs.find((doc) => doc.dir === subdir && doc.isIndex && !doc.unlisted)
-    const items = autogenerate(subdir, docs)
+    const index = folders.docs.get(subdir)?.find((doc) => doc.isIndex && !doc.unlisted)
+    const items = autogenerate(subdir, folders)
     if (!index && items.length === 0) continue
     // A folder holding only its own page is a page: a category would open onto nothing.
     if (index && items.length === 0) {
@@ -75,6 +100,7 @@ export const resolveSidebars = (
   diagnostics: Diagnostics,
 ): Record<string, SidebarItem[]> => {
   const byId = new Map(docs.map((doc) => [doc.id, doc]))
+  let folders: FolderIndex | undefined
   const docLink = (sidebar: string, id: string, label?: string): SidebarItem | undefined => {
     const doc = byId.get(id)
     if (!doc) {
@@ -101,7 +127,8 @@ export const resolveSidebars = (
               file: SIDEBARS_FILE,
               message: `sidebar "${sidebar}": no docs in folder "${dir}"`,
             })
-          return autogenerate(dir, docs)
+          folders ??= indexFolders(docs)
+          return autogenerate(dir, folders)
         }
         case 'category': {
           const link = item.link ? docLink(sidebar, item.link) : undefined

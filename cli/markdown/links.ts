@@ -128,12 +128,14 @@ export const checkLinks = (
   for (const page of pages) {
     for (const link of page.links) {
       const [rawPath, suffix] = splitHash(link.url)
-      let path: string
-      try {
-        path = decodeURI(rawPath)
-      } catch {
-        path = rawPath
-      }
+      // Only an escape changes under decoding: most links have none, and a big site has many.
+      let path = rawPath
+      if (rawPath.includes('%'))
+        try {
+          path = decodeURI(rawPath)
+        } catch {
+          path = rawPath
+        }
       if (!path.startsWith(baseUrl) && `${path}/` !== baseUrl) continue
       const target = routes.get(path) ?? routes.get(`${path}/`)
       if (!target) {
@@ -157,6 +159,7 @@ export const checkLinks = (
 }
 
 const safeDecode = (value: string): string => {
+  if (!value.includes('%')) return value
   try {
     return decodeURIComponent(value)
   } catch {

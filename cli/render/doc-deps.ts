@@ -32,6 +32,12 @@ export interface RenderOutcome {
   deps: Dependency[]
   /** Images this doc copies: source file to output path below the base URL. */
   copies: [string, string][]
+  /**
+   * Set by a render worker that wrote the rendering's HTML and sections into the build cache
+   * itself (cli/cache/rendered-files.ts): the key of that file. They are then left out here, so
+   * the main thread never holds every doc's HTML.
+   */
+  stored?: string
 }
 
 /** Image hashes, read once per file and run. */

@@ -1,6 +1,7 @@
 // Renders the Markdown of many docs: cached renderings that still hold are reused, the rest are
 // rendered in this thread or, when there are many, by a pool of render workers (which the
-// build then also uses to write the pages). The Markdown pipeline loads only when a doc needs it.
+// build then also uses to write the pages; with the cache, they write each rendering's HTML
+// and sections to it, and this thread reads them only if it needs them). The Markdown pipeline loads only when a doc needs it.
 import { type BuildCache, renderKeyOf } from '../cache/build-cache.ts'
 import type { DocSource } from '../content/content.ts'
 import type { RenderOutcome } from './doc-deps.ts'
@@ -62,16 +63,16 @@ const renderWith = async (
   // render the next docs.
   const keep = (n: number, outcome: RenderOutcome) => {
     const i = misses[n]
-    outcomes[i] = outcome
-    renderKeys[i] = renderKeyOf(outcome)
-    cache?.store(sources[i], outcome, renderKeys[i])
+    renderKeys[i] = outcome.stored ?? renderKeyOf(outcome)
+    outcomes[i] = cache ? cache.store(sources[i], outcome, renderKeys[i]) : outcome
   }
   const size = options.workers ?? defaultPoolSize()
   let pool: RenderPool | undefined
   if (size >= 2 && misses.length >= POOL_THRESHOLD) {
     const started = options.pool ?? RenderPool.spawn(size)
     try {
-      await started.init(init)
+      // The workers keep each doc's HTML and sections in the cache's files, not this thread.
+      await started.init(init, cache?.renderedDir)
       await started.renderMarkdown(
         misses.map((i) => sources[i]),
         (start, rendered) => {

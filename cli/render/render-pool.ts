@@ -7,11 +7,21 @@ import { WorkerChannel } from '../workers/channel.ts'
 import { startTsWorker } from '../workers/start-worker.ts'
 import type { RendererInit, RenderOutcome } from './doc-deps.ts'
 
+/**
+ * A page to write; a doc page whose HTML is in the build cache comes without it (`html: ''`)
+ * and with `file`, the path of the cache file the worker reads it from.
+ */
+export interface PageToWrite {
+  page: PageModel
+  file?: string
+}
+
 export type WorkerRequest =
-  | ({ type: 'init' } & RendererInit)
+  /** With `renderedDir` (the build cache's), each rendering's HTML and sections go there. */
+  | ({ type: 'init'; renderedDir?: string } & RendererInit)
   | { type: 'markdown'; docs: DocSource[] }
   | { type: 'site'; site: SiteModel; outDir: string; templates?: string }
-  | { type: 'pages'; pages: PageModel[] }
+  | { type: 'pages'; pages: PageToWrite[] }
 
 export type WorkerResponse =
   | { type: 'ready' }
@@ -61,8 +71,12 @@ export class RenderPool {
     return pool
   }
 
-  async init(init: RendererInit): Promise<void> {
-    await this.all(() => ({ type: 'init', ...init }))
+  /**
+   * Tells the workers the site. With `renderedDir`, each worker writes the HTML and sections of
+   * the docs it renders there (cli/cache/rendered-files.ts) and hands back the rest only.
+   */
+  async init(init: RendererInit, renderedDir?: string): Promise<void> {
+    await this.all(() => ({ type: 'init', ...init, renderedDir }))
   }
 
   private all(request: (index: number) => WorkerRequest): Promise<WorkerResponse[]> {
@@ -125,7 +139,7 @@ export class RenderPool {
    */
   async writePages(
     site: SiteModel,
-    pages: PageModel[],
+    pages: PageToWrite[],
     outDir: string,
     templates?: string,
   ): Promise<void> {

@@ -37,6 +37,8 @@ export interface SearchablePage {
 export interface IndexedPage extends Omit<SearchablePage, 'sections'> {
   key?: string
   sections?: Section[]
+  /** A build cache file holding the sections (cli/cache/rendered-files.ts), sent instead of them. */
+  file?: string
 }
 
 export interface SearchSettings {
@@ -172,7 +174,7 @@ export class SearchIndex {
   /** Routes of `pages` that come without sections and that the index does not hold as they are. */
   missing(pages: IndexedPage[]): string[] {
     return pages
-      .filter((page) => !page.sections && this.kept(page))
+      .filter((page) => !page.sections && page.file === undefined && this.kept(page))
       .filter((page) => page.key === undefined || this.pages.get(page.route)?.key !== page.key)
       .map((page) => page.route)
   }
@@ -180,9 +182,9 @@ export class SearchIndex {
   /**
    * Makes the index hold exactly `pages`, in this order, analysing only pages that changed (a
    * page without sections must be held under its key: see `missing`); returns how many it
-   * analysed.
+   * analysed. `read` gives the sections of a page sent with a `file`, read only when analysed.
    */
-  setPages(pages: IndexedPage[]): number {
+  setPages(pages: IndexedPage[], read?: (file: string) => Section[]): number {
     const next = new Map<string, { key: string; docs: DocEntry[] }>()
     let analysed = 0
     for (const page of pages) {
@@ -191,8 +193,9 @@ export class SearchIndex {
       const known = this.pages.get(page.route)
       if (known?.key === key) next.set(page.route, known)
       else {
-        if (!page.sections) throw new Error(`The search index needs the sections of ${page.route}`)
-        const docs = analyse(toDocuments({ ...page, sections: page.sections }), this.termId)
+        const sections = page.sections ?? (page.file === undefined ? undefined : read?.(page.file))
+        if (!sections) throw new Error(`The search index needs the sections of ${page.route}`)
+        const docs = analyse(toDocuments({ ...page, sections }), this.termId)
         next.set(page.route, { key, docs })
         analysed++
       }

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname } from 'node:path'
 import { deserialize, serialize } from 'node:v8'
 import { threadId } from 'node:worker_threads'
+import { readRendered } from '../cache/rendered-files.ts'
 import { serveRequests } from '../workers/channel.ts'
 import {
   SearchIndex,
@@ -40,6 +41,26 @@ let outBase = ''
 /** The files of the index last written or handed out, kept one update longer for readers. */
 let previous = new Set<string>()
 
+/** Pages analysed since the snapshot was last written. */
+let analysed = 0
+
+/** Makes the index's files and writes them; the snapshot follows once the answer is sent. */
+const writeFiles = (later: (work: () => void) => void): SearchResponse => {
+  const { files, manifest } = index!.files()
+  // Written here, beside the page writes, rather than after them in the main thread, which
+  // records them in the build's output and writes the manifest.
+  writeIndexFiles(outBase, files)
+  previous = new Set(files.keys())
+  // Rewriting the snapshot costs more than analysing a few pages again next time; the
+  // build need not wait for it (a `flush` answers after it).
+  const file = snapshot
+  if (file && (analysed > SNAPSHOT_AFTER || !existsSync(file.path)))
+    later(() => writeSnapshot(file, index!.snapshot()))
+  analysed = 0
+  // Names only: the main thread records them, and copying the contents to it costs.
+  return { files: [...files.keys()], manifest }
+}
+
 const handle = (request: SearchRequest, later: (work: () => void) => void): SearchResponse => {
   switch (request.type) {
     case 'init':
@@ -51,20 +72,12 @@ const handle = (request: SearchRequest, later: (work: () => void) => void): Sear
       // Pages sent by key that the index does not hold: the main thread sends them again, whole.
       const need = index!.missing(request.pages)
       if (need.length) return { need }
-      const analysed = index!.setPages(request.pages)
-      const { files, manifest } = index!.files()
-      // Written here, beside the page writes, rather than after them in the main thread, which
-      // records them in the build's output and writes the manifest.
-      writeIndexFiles(outBase, files)
-      previous = new Set(files.keys())
-      // Rewriting the snapshot costs more than analysing a few pages again next time; the
-      // build need not wait for it (a `flush` answers after it).
-      const file = snapshot
-      if (file && (analysed > SNAPSHOT_AFTER || !existsSync(file.path)))
-        later(() => writeSnapshot(file, index!.snapshot()))
-      // Names only: the main thread records them, and copying the contents to it costs.
-      return { files: [...files.keys()], manifest }
+      // Sections sent as a cache file are read here, page by page, and never cross threads.
+      analysed += index!.setPages(request.pages, (file) => readRendered(file).sections)
+      return request.defer ? {} : writeFiles(later)
     }
+    case 'files':
+      return writeFiles(later)
     case 'flush':
       return {}
     case 'update': {

@@ -22,7 +22,9 @@ export interface SnapshotFile {
 
 export type SearchRequest =
   | { type: 'init'; settings: SearchSettings; outBase: string; snapshot?: SnapshotFile }
-  | { type: 'set'; pages: IndexedPage[] }
+  /** With `defer`, the pages are analysed and the files made on a `files` request. */
+  | { type: 'set'; pages: IndexedPage[]; defer?: boolean }
+  | { type: 'files' }
   | { type: 'update'; pages: SearchablePage[]; removed: string[] }
   /** Answers once the work the worker does after an answer (writing its snapshot) is done. */
   | { type: 'flush' }
@@ -59,6 +61,17 @@ export interface IndexOptions extends IndexTarget {
    * same input as the last build, the index is then neither made nor written.
    */
   inOutput?: (names: string[]) => boolean
+  /**
+   * The build cache's file holding a page's sections, if it has one: the worker reads them
+   * there, so this thread neither reads nor copies them.
+   */
+  sectionsFile?: (route: string) => string | undefined
+  /**
+   * The pages are analysed at once, but the index's files are made only once this settles: a
+   * build passes the end of its page writing, so that the search worker's largest moment does
+   * not come while the render workers still hold their heaps (the peak of the build's memory).
+   */
+  filesAfter?: Promise<unknown>
 }
 
 export class SearchJob {
@@ -104,25 +117,41 @@ export class SearchJob {
    * folder; resolves with their names and the manifest, which is left to write. With `keys`
    * (one per page) and not `eager`, pages go by key, and those the worker asks for then whole.
    */
-  async set(pages: SearchablePage[], keys?: string[], eager = true): Promise<SearchFiles> {
+  async set(
+    pages: SearchablePage[],
+    keys?: string[],
+    eager = true,
+    sectionsFile?: (route: string) => string | undefined,
+    filesAfter?: Promise<unknown>,
+  ): Promise<SearchFiles> {
+    const defer = filesAfter !== undefined
+    const sectionsOf = (page: SearchablePage) => {
+      const file = sectionsFile?.(page.route)
+      return file === undefined ? { sections: page.sections } : { file }
+    }
     const indexed: IndexedPage[] = keys
-      ? pages.map(({ route, title, breadcrumbs }, i) => ({
-          route,
-          title,
-          breadcrumbs,
+      ? pages.map((page, i) => ({
+          route: page.route,
+          title: page.title,
+          breadcrumbs: page.breadcrumbs,
           key: keys[i],
-          ...(eager ? { sections: pages[i].sections } : {}),
+          ...(eager ? sectionsOf(page) : {}),
         }))
       : pages
-    let answer = await this.ask({ type: 'set', pages: indexed })
+    let answer = await this.ask({ type: 'set', pages: indexed, defer })
     if (answer.need) {
       const need = new Set(answer.need)
       answer = await this.ask({
         type: 'set',
         pages: indexed.map((page, i) =>
-          need.has(page.route) ? { ...page, sections: pages[i].sections } : page,
+          need.has(page.route) ? { ...page, ...sectionsOf(pages[i]) } : page,
         ),
+        defer,
       })
+    }
+    if (defer) {
+      await filesAfter
+      answer = await this.ask({ type: 'files' })
     }
     const { files = [], manifest } = answer
     return { files: new Map(files.map((name) => [name, ''])), manifest: manifest!, written: true }
@@ -164,7 +193,7 @@ export class SearchJob {
     if (cached && !keep && inOutput?.(cached.names))
       return { files: new Map(), manifest: cached.manifest }
     this.prepare(options)
-    const files = await this.set(pages, keys, eager)
+    const files = await this.set(pages, keys, eager, options.sectionsFile, options.filesAfter)
     cache?.storeEntry('search', key, { names: [...files.files.keys()], manifest: files.manifest })
     // A build is done with the worker: its heap goes while the build writes what is left.
     if (!keep) this.stopping = this.stop()

@@ -146,16 +146,23 @@ test('a doc whose cached rendering is gone is rendered again; lost search files 
 test('many pages to write with every doc from the cache: render workers write them, as a cold build does', async (t) => {
   const many: Record<string, string> = { 'guide/index.md': doc({ title: 'Guide' }, 'Home.\n') }
   for (let i = 1; i <= 160; i++)
-    many[`guide/p${i}.md`] = doc({ title: `Page ${i}` }, `## Part\n\nBody ${i}.\n`)
+    many[`guide/p${i}.md`] = doc(
+      { title: `Page ${i}` },
+      `## Part\n\nBody ${i}${i % 40 === 0 ? ', with $x^2$' : ''}.\n`,
+    )
   const site = createSite(t, many)
+  // The workers keep the renderings in the cache and write the pages from there.
   await build({ root: site.root, outDir: site.out, workers: 2 })
+  const coldDir = join(site.root, 'cold')
+  await build({ root: site.root, outDir: coldDir, workers: 1, cacheDir: false })
+  const cold = tree(coldDir)
+  t.deepEqual(tree(site.out), cold, 'the cold build with workers and cache')
+  t.regex(site.read('docs/guide/p40/index.html'), /class="katex"/)
   // The output is gone, the cache is not: every page is written again from cached Markdown.
   rmSync(site.out, { recursive: true })
   const warm = await build({ root: site.root, outDir: site.out, workers: 2 })
   t.is(warm.cached, 161)
-  const coldDir = join(site.root, 'cold')
-  await build({ root: site.root, outDir: coldDir, workers: 1, cacheDir: false })
-  t.deepEqual(tree(site.out), tree(coldDir), 'byte for byte a cold build')
+  t.deepEqual(tree(site.out), cold, 'byte for byte a cold build')
 })
 
 test('the cache keys cover the code of every Markdown step, every template and the shared model', (t) => {

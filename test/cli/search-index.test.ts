@@ -1,7 +1,7 @@
 // The search index on a fixture corpus: tokenising technical words, the fields each result
 // carries, ranking (title, heading, body), typos, prefixes, the per-guide contexts, and the
 // sharded index answering as one whole index would; the search job's files and snapshot.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { deserialize } from 'node:v8'
@@ -308,6 +308,38 @@ test('pages sent by key without sections: the index names those it needs, and ta
   t.deepEqual(index.files().manifest, fresh.files().manifest)
 })
 
+test('pages sent with the file of their sections: read only when the index must analyse them', (t) => {
+  const settings = { baseUrl: '/docs/', version: 'current', ignore: [] }
+  const sectionsOf = (i: number) => [{ id: '', heading: '', text: `word${i}` }]
+  const pages = Array.from({ length: 3 }, (_, i) => ({
+    route: `/docs/g/p${i}/`,
+    title: `Page ${i}`,
+    breadcrumbs: [],
+    key: `k${i}`,
+    sections: sectionsOf(i),
+  }))
+  const old = new SearchIndex(settings)
+  old.setPages(pages)
+  const index = new SearchIndex(settings, structuredClone(old.snapshot()))
+  const filed: IndexedPage[] = pages.map(({ sections, ...page }, i) => ({
+    ...page,
+    ...(i === 1 ? { key: 'new' } : {}),
+    file: `file-${i}`,
+  }))
+  // A page with a file is never asked for again, whether the index holds it or not.
+  t.deepEqual(index.missing(filed), [])
+  const read: string[] = []
+  const analysed = index.setPages(filed, (file) => {
+    read.push(file)
+    return sectionsOf(Number(file.slice(5)))
+  })
+  t.is(analysed, 1)
+  t.deepEqual(read, ['file-1'])
+  const fresh = new SearchIndex(settings)
+  fresh.setPages(filed.map(({ file, ...page }, i) => ({ ...page, sections: sectionsOf(i) })))
+  t.deepEqual(index.files().manifest, fresh.files().manifest)
+})
+
 test('a short prefix fetches its own word and, within the byte budget, the shortest words it reaches', async (t) => {
   const words = Array.from({ length: 40 }, (_, i) => `server${'x'.repeat(i)}`)
   const pages = words.map((word, i) => ({
@@ -376,6 +408,45 @@ test('the search job writes the index files into the output, and its snapshot by
       .snapshot,
     fresh.snapshot(),
   )
+})
+
+test('with `filesAfter`, the search job analyses the pages at once and makes the files only once it settles', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'keyward-search-job-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const pages = Array.from({ length: 30 }, (_, i) => ({
+    route: `/docs/g/p${i}/`,
+    title: `Page ${i}`,
+    breadcrumbs: ['Guide'],
+    sections: [{ id: '', heading: '', text: `alpha word${i}` }],
+  }))
+  const settings = { baseUrl: '/docs/', version: 'current', ignore: [] }
+  const outBase = join(dir, 'out', 'docs')
+  let pagesWritten = () => {}
+  const filesAfter = new Promise<void>((resolve) => {
+    pagesWritten = resolve
+  })
+  const job = new SearchJob()
+  t.teardown(() => job.close())
+  const index = job.index(pages, {
+    settings,
+    outBase,
+    cache: undefined,
+    cacheDir: false,
+    filesAfter,
+  })
+  // The pages are analysed (the worker answered), and nothing is written yet.
+  await job.idle()
+  t.false(existsSync(join(outBase, SEARCH_DIR)))
+  pagesWritten()
+  const { files, manifest } = await index
+  const fresh = new SearchIndex(settings)
+  fresh.setPages(pages)
+  const expected = fresh.files()
+  t.deepEqual(manifest, expected.manifest)
+  for (const [name, content] of expected.files) {
+    t.true(files.has(name))
+    t.is(readFileSync(join(outBase, SEARCH_DIR, name), 'utf8'), content)
+  }
 })
 
 /** An index of `pages` in memory, read through the sharded index as the browser reads it. */
