@@ -155,8 +155,12 @@ export const serveWorkersMetrics = () => {
   // set up its side, and a question sent to it would never be answered.
   const listening = new Set<number>()
   cluster.on('listening', (worker) => listening.add(worker.id))
-  cluster.on('exit', (worker) => listening.delete(worker.id))
   const collecting = new Map<number, (worker: Worker, answer: Collected) => void>()
+  // A worker that dies takes its figures with it: a collection waiting for it goes on without.
+  cluster.on('exit', (worker) => {
+    listening.delete(worker.id)
+    for (const settle of collecting.values()) settle(worker, { type: COLLECTED, id: -1 })
+  })
   let collections = 0
   const collect = () =>
     new Promise<string>((resolve, reject) => {
