@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { deserialize } from 'node:v8'
-import test from 'ava'
+import test, { type ExecutionContext } from 'ava'
 import MiniSearch from 'minisearch'
 import { build } from '../../cli/build.ts'
 import {
@@ -375,15 +375,25 @@ test('a short prefix fetches its own word and, within the byte budget, the short
   t.is(stored.get(hits[0].id)!.u, '/docs/g/p0/', 'the shortest word first')
 })
 
-test('the search job writes the index files into the output, and its snapshot by the time it closes', async (t) => {
+/** A folder for a search job's output and cache, removed after the test. */
+const searchJobDir = (t: ExecutionContext) => {
   const dir = mkdtempSync(join(tmpdir(), 'keyward-search-job-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-  const pages = Array.from({ length: 30 }, (_, i) => ({
+  return dir
+}
+
+/** Thirty one-section pages of one guide, with the text `text(i)`. */
+const searchJobPages = (text: (i: number) => string) =>
+  Array.from({ length: 30 }, (_, i) => ({
     route: `/docs/g/p${i}/`,
     title: `Page ${i}`,
     breadcrumbs: ['Guide'],
-    sections: [{ id: '', heading: '', text: `alpha word${i} ${'filler '.repeat(i)}` }],
+    sections: [{ id: '', heading: '', text: text(i) }],
   }))
+
+test('the search job writes the index files into the output, and its snapshot by the time it closes', async (t) => {
+  const dir = searchJobDir(t)
+  const pages = searchJobPages((i) => `alpha word${i} ${'filler '.repeat(i)}`)
   const settings = { baseUrl: '/docs/', version: 'current', ignore: [], chunkBytes: 256 }
   const outBase = join(dir, 'out', 'docs')
   const job = new SearchJob()
@@ -411,14 +421,8 @@ test('the search job writes the index files into the output, and its snapshot by
 })
 
 test('with `filesAfter`, the search job analyses the pages at once and makes the files only once it settles', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'keyward-search-job-'))
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-  const pages = Array.from({ length: 30 }, (_, i) => ({
-    route: `/docs/g/p${i}/`,
-    title: `Page ${i}`,
-    breadcrumbs: ['Guide'],
-    sections: [{ id: '', heading: '', text: `alpha word${i}` }],
-  }))
+  const dir = searchJobDir(t)
+  const pages = searchJobPages((i) => `alpha word${i}`)
   const settings = { baseUrl: '/docs/', version: 'current', ignore: [] }
   const outBase = join(dir, 'out', 'docs')
   let pagesWritten = () => {}
