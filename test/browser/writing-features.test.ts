@@ -112,12 +112,15 @@ test('a page without a diagram loads no mermaid code', async (t) => {
 test('an image opens full size in a dialog on click; Escape closes it and gives focus back', async (t) => {
   const { page } = await newPage(t)
   await page.goto(url('/docs/guide/'))
+  // Once React has taken the page over, nothing it renders can drop the dialog.
+  await hydrated(page)
   const image = page.getByRole('img', { name: 'A blue square' })
   t.is(await image.getAttribute('width'), '400')
   await image.click()
   const dialog = page.getByRole('dialog', { name: 'A blue square' })
-  t.true(await dialog.isVisible())
+  await dialog.waitFor({ timeout: 10_000 })
   await page.keyboard.press('Escape')
+  await page.locator('dialog').waitFor({ state: 'detached', timeout: 10_000 })
   t.is(await page.locator('dialog').count(), 0)
 })
 
