@@ -16,6 +16,7 @@ import { type ResolvedConfig, resolveConfig } from '../config/config.ts'
 import { type DocSource, listMarkdownFiles, loadDocs, readDoc } from '../content/content.ts'
 import { readLastUpdated } from '../content/git.ts'
 import type { RenderedDoc } from '../content/pages.ts'
+import { readSettled } from '../content/settled-read.ts'
 import { type DocState, SiteDocs, sidebarFields } from '../content/site-docs.ts'
 import { fallbackSources, loadVariantDocs, variantFolders } from '../content/variants.ts'
 import { Diagnostics } from '../errors.ts'
@@ -272,6 +273,7 @@ export class SiteBuilder {
         },
         file,
         this.diagnostics,
+        await readSettled(file),
       )
       const source = read && variant ? { ...read, variant: variant.key } : read
       if (!source || source.route !== before.source.route || source.id !== before.source.id)

@@ -86,11 +86,13 @@ export const readDoc = (
   options: LoadOptions,
   file: string,
   diagnostics: Diagnostics,
+  /** The file's text when the caller has read it already. */
+  text?: string,
 ): DocSource | undefined => {
   const displayPath = toPosix(relative(options.root, file))
   let source: string
   try {
-    source = readFileSync(file, 'utf8')
+    source = text ?? readFileSync(file, 'utf8')
   } catch (error) {
     diagnostics.error({ file: displayPath, message: `cannot read: ${(error as Error).message}` })
     return undefined

@@ -26,24 +26,39 @@ const fileState = (path: string): string | undefined => {
   }
 }
 
+/**
+ * A file seen empty is most often one an editor (or `writeFileSync`) has truncated and not yet
+ * written: building it would read a page without its title and headings, which changes the
+ * sidebars and so rewrites every page twice. Its change is reported at the look after the
+ * window instead, empty or not by then.
+ */
+const emptyState = (state: string | undefined) => state?.startsWith('0:') === true
+
 export const watch = (options: WatchOptions): FSWatcher => {
   let batch: { path: string; event: string }[] = []
   let timer: NodeJS.Timeout | undefined
   /** What each changed file looked like when its change was reported. */
   const reported = new Map<string, string | undefined>()
-  const report = (event: string, path: string) => {
-    batch.push({ event, path })
+  const queue = (event: string, path: string) => {
+    if (!batch.some((change) => change.path === path && change.event === event))
+      batch.push({ event, path })
     clearTimeout(timer)
     timer = setTimeout(() => {
       const changes = batch
       batch = []
       options.onChange(changes)
     }, options.debounceMs ?? 10)
-    if (event !== 'change' && event !== 'add') return
-    reported.set(path, fileState(path))
+  }
+  const report = (event: string, path: string, again = false) => {
+    if (event !== 'change' && event !== 'add') return queue(event, path)
+    const seen = fileState(path)
+    reported.set(path, seen)
+    const deferred = !again && emptyState(seen)
+    if (!deferred) queue(event, path)
     setTimeout(() => {
       const state = fileState(path)
-      if (state !== undefined && state !== reported.get(path)) report('change', path)
+      if (state !== undefined && (deferred || state !== reported.get(path)))
+        report('change', path, true)
       else reported.delete(path)
     }, RECHECK_MS).unref()
   }
@@ -53,6 +68,6 @@ export const watch = (options: WatchOptions): FSWatcher => {
     ignoreInitial: true,
     ignored: (path) => /(^|[/\\])\.[^/\\]/.test(path),
   })
-  watcher.on('all', report)
+  watcher.on('all', (event, path) => report(event, path))
   return watcher
 }
