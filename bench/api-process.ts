@@ -26,7 +26,8 @@ export interface BenchServer {
 
 /** Drops and creates `keyward_<name>` and prepares the environment of a server using it. */
 export const prepareBenchServer = async (name: string): Promise<BenchServer> => {
-  const database = `keyward_${name}`
+  // KEYWARD_BENCH_DB_SUFFIX keeps benches run side by side (in several worktrees) apart.
+  const database = `keyward_${name}${process.env.KEYWARD_BENCH_DB_SUFFIX ?? ''}`
   const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' })
   await admin.connect()
   await admin.query(`drop database if exists ${database} with (force)`)
