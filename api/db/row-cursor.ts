@@ -32,6 +32,19 @@ export interface RowCursor<T> {
   close(): Promise<void>
 }
 
+/** Longest the end of a cursor and its transaction may take before the connection is dropped. */
+const CLOSE_MS = 5_000
+
+const withTimeout = <R>(work: Promise<R>, ms: number): Promise<R> => {
+  let timer: NodeJS.Timeout | undefined
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms)
+    }),
+  ]).finally(() => clearTimeout(timer))
+}
+
 export interface RowCursorOptions {
   /**
    * PostgreSQL's `work_mem` for this transaction alone (`'64MB'`), for a statement whose sort
@@ -67,14 +80,29 @@ export const openRowCursor = async <T>(
     queue = done.catch(() => {})
     return done
   }
+  // After a failed statement the connection's protocol state is not worth restoring: the pool
+  // drops it (a connection that died is dropped anyway) and opens another when it needs one.
+  let failed = false
+  const failing = <R>(work: Promise<R>) =>
+    work.catch((error: unknown) => {
+      failed = true
+      throw error
+    })
   let closing: Promise<void> | undefined
   const close = () => {
     closing ??= step(async () => {
       try {
-        await cursor?.close()
-        await send('rollback')
+        if (failed || connection.__knex__disposed)
+          throw new Error('dropped after a failed cursor statement')
+        await withTimeout(
+          (async () => {
+            await cursor?.close()
+            await send('rollback')
+          })(),
+          CLOSE_MS,
+        )
       } catch (error) {
-        connection.__knex__disposed = error
+        connection.__knex__disposed ??= error
       } finally {
         await client.releaseConnection(connection)
       }
@@ -82,8 +110,9 @@ export const openRowCursor = async <T>(
     return closing
   }
   try {
-    await send('begin isolation level repeatable read read only')
-    if (options.workMem) await send("select set_config('work_mem', $1, true)", [options.workMem])
+    await failing(send('begin isolation level repeatable read read only'))
+    if (options.workMem)
+      await failing(send("select set_config('work_mem', $1, true)", [options.workMem]))
     const { sql, bindings } = build(knex).toSQL().toNative()
     knex.emit('query', { sql })
     cursor = connection.query(new Cursor<T>(sql, bindings as unknown[]))
@@ -93,12 +122,12 @@ export const openRowCursor = async <T>(
   }
   const open = cursor
   return {
-    read: (count) => step(() => open.read(count)),
+    read: (count) => step(() => failing(open.read(count))),
     select: <U>(statement: (knex: Knex) => Knex.QueryBuilder) =>
       step(async () => {
         await open.close()
         const { sql, bindings } = statement(knex).toSQL().toNative()
-        return send<U>(sql, bindings)
+        return failing(send<U>(sql, bindings))
       }),
     close,
   }

@@ -137,3 +137,45 @@ test('a client that leaves after the first chunk gives the connection back, and 
   t.deepEqual(errors, [])
   t.true(api.logs.some((line) => line.msg === 'client left before the answer ended'))
 })
+
+test('a failure before the first byte is an error answer; one after it cuts the answer, is logged, and the pool recovers', async (t) => {
+  const api = await startTestApi(t)
+  const [ada, bob] = await team(api, ['ada', 'bob'])
+  const sql = sqlOf(api)
+  await seed(sql, ada.id, bob.id, 2_500, 10_000)
+  const pool = poolOf(api)
+
+  // The statement fails: the answer has not started, so it is the usual envelope.
+  await sql('alter table favorites rename to favorites_away')
+  const failed = await bob.client.fetch(SYNC)
+  t.is(failed.status, 500)
+  t.like(failed.json.header, { status: 'error', code: 500 })
+  await sql('alter table favorites_away rename to favorites')
+  t.true(await waitFor(() => pool.numUsed() === 0, 5_000))
+  t.is((await bob.client.fetch(SYNC)).status, 200)
+
+  // The database connection dies mid-answer: the client sees its answer cut, not a success.
+  const response = await openGet(api, bob.client.cookies, SYNC)
+  await new Promise((resolve) => response.once('data', resolve))
+  t.is(pool.numUsed(), 1)
+  const [killed] = await sql(
+    `select count(pg_terminate_backend(pid)) as n from pg_stat_activity
+     where datname = current_database() and pid <> pg_backend_pid() and query like '%__position%'`,
+  )
+  t.is(Number(killed.n), 1)
+  const body: Buffer[] = []
+  const outcome = await new Promise<string>((resolve) => {
+    response.on('data', (chunk: Buffer) => body.push(chunk))
+    response.on('end', () => resolve('ended'))
+    response.on('aborted', () => resolve('aborted'))
+    response.on('error', () => resolve('aborted'))
+    response.on('close', () => resolve(response.complete ? 'ended' : 'aborted'))
+  })
+  t.is(outcome, 'aborted')
+  t.throws(() => JSON.parse(Buffer.concat(body).toString('utf8')))
+  t.true(await waitFor(() => pool.numUsed() === 0, 5_000), 'the connection went back')
+  t.true(await waitFor(() => api.logs.some((line) => line.msg === 'answer cut by an error'), 5_000))
+  const after = await bob.client.fetch(SYNC)
+  t.is(after.status, 200)
+  t.is(after.json.body.length, 2_500)
+})
