@@ -3,6 +3,7 @@
 // those of any answer, and a client that leaves mid-answer gives the database connection back.
 import { get, type IncomingMessage } from 'node:http'
 import test from 'ava'
+import { STALLED_CLIENT_MS } from '../../api/http/row-stream.ts'
 import { startTestApi, type TestApi } from '../helpers/api.ts'
 import { PASSWORD_AND_DESCRIPTION, sqlOf, team } from '../helpers/vault.ts'
 
@@ -178,4 +179,23 @@ test('a failure before the first byte is an error answer; one after it cuts the 
   const after = await bob.client.fetch(SYNC)
   t.is(after.status, 200)
   t.is(after.json.body.length, 2_500)
+})
+
+test('a client that stops reading has its answer cut once the stall limit passes, and the connection goes back', async (t) => {
+  t.timeout(90_000)
+  const api = await startTestApi(t)
+  const [ada, bob] = await team(api, ['ada', 'bob'])
+  // About 50 MB: more than the read-ahead and both ends' socket buffers hold.
+  await seed(sqlOf(api), ada.id, bob.id, 5_000, 10_000)
+  const pool = poolOf(api)
+  const started = Date.now()
+  const response = await openGet(api, bob.client.cookies, SYNC)
+  response.pause()
+  await new Promise((resolve) => setTimeout(resolve, 5_000))
+  t.is(pool.numUsed(), 1, 'held while the client may still read')
+  t.true(await waitFor(() => pool.numUsed() === 0, STALLED_CLIENT_MS + 10_000))
+  t.true(Date.now() - started >= STALLED_CLIENT_MS)
+  t.true(api.logs.some((line) => line.msg === 'answer cut: the client stopped reading'))
+  response.destroy()
+  t.is((await bob.client.fetch(`${SYNC}&limit=1`)).status, 200)
 })
