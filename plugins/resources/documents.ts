@@ -73,7 +73,11 @@ const resourceDocument = (
   ])
 }
 
-/** Rows read from the cursor at a time: about 2 MiB of documents with the permission tree. */
+/**
+ * Rows read from the cursor at a time: about 2 MiB of documents with the permission tree.
+ * Batches of 2,000 made the server's memory grow by about 350 MiB while it sent 10,000
+ * passwords with the permission tree, against under 40 MiB with these (bench/resources.ts).
+ */
 const BATCH = 500
 
 /**

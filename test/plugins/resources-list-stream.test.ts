@@ -130,6 +130,10 @@ test('a client that leaves after the first chunk gives the connection back, and 
     response.destroy()
     t.true(await waitFor(() => pool.numUsed() === 0, 5_000), 'the connection went back')
   }
+  // A HEAD request gets the headers alone; the list it started reading is let go.
+  const head = await bob.client.fetch(SYNC, { method: 'HEAD' })
+  t.is(head.status, 200)
+  t.true(await waitFor(() => pool.numUsed() === 0, 5_000), 'the HEAD request let go')
   const after = await bob.client.fetch(SYNC)
   t.is(after.status, 200)
   t.is(after.json.body.length, 2_500)
