@@ -14,7 +14,7 @@ import { loggableError, loggablePath } from './log-safety.ts'
 import { routeMiddleware } from './pipeline.ts'
 import { requestContext } from './request-context.ts'
 import { type Context, SECURITY_HEADERS, type State, sendEnvelope } from './respond.ts'
-import { StalledClient } from './row-stream.ts'
+import { ListReadFailed, StalledClient } from './row-stream.ts'
 
 /** `/roles/{id}.json` to the router's `/roles/:id.json`. */
 export const toRouterPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1')
@@ -88,10 +88,12 @@ const CLIENT_LEFT = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE'
 const logCutAnswer = (app: AppContext, error: unknown, ctx: Context | undefined) => {
   const code = (error as { code?: unknown } | null)?.code
   const requestId = ctx?.state.requestId
-  if (typeof code === 'string' && CLIENT_LEFT.has(code))
-    app.logger.info({ requestId, code }, 'client left before the answer ended')
+  if (error instanceof ListReadFailed)
+    app.logger.error({ err: loggableError(error.cause), requestId }, 'answer cut by an error')
   else if (error instanceof StalledClient)
     app.logger.warn({ requestId }, 'answer cut: the client stopped reading')
+  else if (typeof code === 'string' && CLIENT_LEFT.has(code))
+    app.logger.info({ requestId, code }, 'client left before the answer ended')
   else app.logger.error({ err: loggableError(error), requestId }, 'answer cut by an error')
 }
 

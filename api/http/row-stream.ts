@@ -27,6 +27,11 @@ export class StalledClient extends Error {
   }
 }
 
+/** The answer was cut because reading the list failed (the cause says why). */
+export class ListReadFailed extends Error {
+  override name = 'ListReadFailed'
+}
+
 /**
  * The envelope `{"header":…,"body":[…]}` of a list read in batches, as a stream that reads
  * the next batch only when the client has taken (or nearly taken) what was read before.
@@ -56,7 +61,8 @@ export const rowStream = (header: unknown, batches: JsonRowBatches): Readable =>
       stalled = setTimeout(() => stream.destroy(new StalledClient()), STALLED_CLIENT_MS)
       stalled.unref()
     } catch (error) {
-      stream.destroy(error as Error)
+      // Wrapped, so that a database connection reset is not taken for the client's socket.
+      stream.destroy(new ListReadFailed('reading the list failed', { cause: error }))
     }
   }
   const stream: Readable = new Readable({

@@ -180,17 +180,20 @@ export const selectResourceDocuments = async (
       )
       count = Number(counted.count)
     }
-    let pending: DocumentRow[] | undefined = first
+    let pending: Promise<DocumentRow[]> = Promise.resolve(first)
     let over = false
     const documents: JsonRowBatches = {
       next: async () => {
         if (over) return []
-        const rows = pending ?? (await cursor.read(BATCH))
-        pending = undefined
+        const rows = await pending
         // A short batch is the last: the connection goes back before the client has it all.
         if (rows.length < BATCH) {
           over = true
           await cursor.close()
+        } else {
+          // The next batch is asked for now, so PostgreSQL sends it while this one is written.
+          pending = cursor.read(BATCH)
+          pending.catch(() => {})
         }
         return rows.map((row) => row.document)
       },
