@@ -12,10 +12,10 @@ import type { JsonRowBatches } from '../envelope.ts'
 export const READ_AHEAD_BYTES = 8 * 2 ** 20
 
 /**
- * Longest a client may take no data while the answer still holds a pool connection. A client
- * that stops reading (a stalled network, a hostile one) would otherwise hold one of a few
- * pool connections for as long as its socket lives, and a handful of them would stop the
- * server answering anyone.
+ * Longest a client may take no data before the last batch was read. A client that stops
+ * reading (a stalled network, a hostile one) would otherwise hold one of a few pool connections
+ * (and up to `READ_AHEAD_BYTES`) for as long as its socket lives, and a handful of them would
+ * stop the server answering anyone.
  */
 export const STALLED_CLIENT_MS = 30_000
 
