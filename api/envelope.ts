@@ -89,3 +89,19 @@ export const formatTimestamp = (value: string | Date | null | undefined): string
 export class JsonRows {
   constructor(readonly rows: readonly string[]) {}
 }
+
+/** A list body written as JSON by PostgreSQL and read a batch at a time, as it is sent. */
+export interface JsonRowBatches {
+  /** The next rows, in order; none once the list is over. */
+  next(): Promise<readonly string[]>
+  /** Stops the reading and frees what it holds (a database connection); idempotent. */
+  close(): Promise<void>
+}
+
+/**
+ * A list body too long to hold whole: the envelope's header (with the pagination the handler
+ * knew before the first row was sent) is written first, then each batch as it comes.
+ */
+export class JsonRowStream {
+  constructor(readonly batches: JsonRowBatches) {}
+}

@@ -44,6 +44,8 @@ export const selectRows = <T>(
   build: (knex: Knex) => Knex.QueryBuilder,
 ): Promise<T[]> => em.execute<T[]>(build(em.getKnex()) as never)
 
+export { openRowCursor, type RowCursor } from './db/row-cursor.ts'
+
 /**
  * Rows of a SQL statement with named bindings (`:name`), for set logic the builder would only
  * obscure; run through `em` like `selectRows`. Never put a value into `sql` itself.

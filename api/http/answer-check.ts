@@ -4,7 +4,7 @@
 // run every route, are what keep handlers and schemas in step.
 import { isDeepStrictEqual } from 'node:util'
 import type { z } from 'zod'
-import { JsonRows } from '../envelope.ts'
+import { JsonRowStream, JsonRows } from '../envelope.ts'
 import type { Route } from '../plugin.ts'
 
 /** On unless `NODE_ENV=production`: development and tests check every answer. */
@@ -59,3 +59,18 @@ export const checkAnswer = (route: Route, schema: z.ZodType, body: unknown): voi
     `${where} answered fields its response schema does not declare: ${paths.join(', ')}`,
   )
 }
+
+/**
+ * The same list, each batch held to the schema as it is read: an answer read as it is sent is
+ * checked a batch at a time (a batch of the list validates as the list does). A mismatch cuts
+ * the answer, which has started.
+ */
+export const checkedRows = (route: Route, schema: z.ZodType, body: JsonRowStream): JsonRowStream =>
+  new JsonRowStream({
+    next: async () => {
+      const rows = await body.batches.next()
+      if (rows.length > 0) checkAnswer(route, schema, new JsonRows(rows))
+      return rows
+    },
+    close: () => body.batches.close(),
+  })

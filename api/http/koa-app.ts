@@ -14,6 +14,7 @@ import { loggableError, loggablePath } from './log-safety.ts'
 import { routeMiddleware } from './pipeline.ts'
 import { requestContext } from './request-context.ts'
 import { type Context, SECURITY_HEADERS, type State, sendEnvelope } from './respond.ts'
+import { ListReadFailed, StalledClient } from './row-stream.ts'
 
 /** `/roles/{id}.json` to the router's `/roles/:id.json`. */
 export const toRouterPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1')
@@ -78,6 +79,22 @@ const refusePlainHttp = (app: AppContext, ctx: Context) => {
     throw new HttpError(403, messages.httpsRequired)
   ctx.status = 301
   ctx.redirect(target.href)
+}
+
+/** Codes of a client that left before its answer ended: nothing went wrong on our side. */
+const CLIENT_LEFT = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED'])
+
+/** Logs why an answer whose header was sent was cut. */
+const logCutAnswer = (app: AppContext, error: unknown, ctx: Context | undefined) => {
+  const code = (error as { code?: unknown } | null)?.code
+  const requestId = ctx?.state.requestId
+  if (error instanceof ListReadFailed)
+    app.logger.error({ err: loggableError(error.cause), requestId }, 'answer cut by an error')
+  else if (error instanceof StalledClient)
+    app.logger.warn({ requestId }, 'answer cut: the client stopped reading')
+  else if (typeof code === 'string' && CLIENT_LEFT.has(code))
+    app.logger.info({ requestId, code }, 'client left before the answer ended')
+  else app.logger.error({ err: loggableError(error), requestId }, 'answer cut by an error')
 }
 
 export const createKoaApp = (app: AppContext): Koa<State> => {
@@ -161,8 +178,9 @@ export const createKoaApp = (app: AppContext): Koa<State> => {
     const allowed = new Set(layers.flatMap((layer) => layer.methods))
     throw new HttpError(405, messages.methodNotAllowed, '', { Allow: [...allowed].join(', ') })
   })
-  koa.on('error', () => {
-    // Errors are rendered and logged in the first middleware; Koa's default handler would print stacks.
-  })
+  // Errors are rendered and logged in the first middleware; what reaches Koa's own handler (which
+  // would print stacks) comes from writing a streamed answer whose header was sent: the answer
+  // can only be cut.
+  koa.on('error', (error: unknown, ctx?: Context) => logCutAnswer(app, error, ctx))
   return koa
 }

@@ -5,14 +5,14 @@ import { checkCsrf } from '../auth/csrf.ts'
 import type { AuthUser } from '../auth/user.ts'
 import { readBody, refuseNulCharacters } from '../body.ts'
 import { runInTransaction } from '../db/transaction.ts'
-import { DEFAULT_SUCCESS_MESSAGE } from '../envelope.ts'
+import { DEFAULT_SUCCESS_MESSAGE, JsonRowStream } from '../envelope.ts'
 import { forbidden, HttpError, messages, unauthorized } from '../errors.ts'
 import { Reply, type RequestContext, type Route } from '../plugin.ts'
 import { parseQuery, parseQueryString } from '../query.ts'
 import type { ThrottleKey } from '../throttle.ts'
 import { isUuid } from '../uuid.ts'
 import { validate } from '../validation.ts'
-import { checkAnswer, checksAnswers } from './answer-check.ts'
+import { checkAnswer, checkedRows, checksAnswers } from './answer-check.ts'
 import { loadContains } from './contain.ts'
 import { requestContext } from './request-context.ts'
 import { type Context, NO_STORE, sendEnvelope } from './respond.ts'
@@ -55,9 +55,11 @@ const writeReply = (ctx: Context, route: Route, reply: Reply) => {
   }
   // Handlers answer exactly what their schema declares; outside production every answer is
   // held to it (see answer-check.ts), so production sends the body as it is.
-  if (route.response && reply.body !== undefined && reply.body !== null && checksAnswers())
-    checkAnswer(route, route.response, reply.body)
-  const shaped = reply.body
+  let shaped = reply.body
+  if (route.response && shaped !== undefined && shaped !== null && checksAnswers()) {
+    if (shaped instanceof JsonRowStream) shaped = checkedRows(route, route.response, shaped)
+    else checkAnswer(route, route.response, shaped)
+  }
   if (reply.options.html || reply.options.binary) {
     ctx.status = reply.options.status ?? 200
     ctx.type = reply.options.binary ?? 'text/html; charset=utf-8'
@@ -148,5 +150,12 @@ export const routeMiddleware = (app: AppContext, route: Route) => async (ctx: Co
       await app.throttle.fail(keys)
     throw error
   }
-  writeReply(ctx, route, reply)
+  try {
+    writeReply(ctx, route, reply)
+  } catch (error) {
+    // A list read as it is sent holds a database connection until its stream ends or is
+    // destroyed; an answer that never became the stream must let go of it here.
+    if (reply.body instanceof JsonRowStream) await reply.body.batches.close()
+    throw error
+  }
 }

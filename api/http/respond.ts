@@ -1,8 +1,9 @@
 // Writes answers: the passbolt envelope for JSON, and the headers every answer carries.
 import { Readable } from 'node:stream'
 import type Koa from 'koa'
-import { envelope, JsonRows, type Pagination } from '../envelope.ts'
+import { envelope, JsonRowStream, JsonRows, type Pagination } from '../envelope.ts'
 import type { Client } from './forwarded.ts'
+import { rowStream } from './row-stream.ts'
 
 /** The headers passbolt sets on every answer (its security headers middleware's defaults). */
 export const SECURITY_HEADERS: Record<string, string> = {
@@ -53,6 +54,10 @@ export const sendEnvelope = (
     pagination: options.pagination,
   })
   if (options.outcome) payload.header.status = options.outcome
+  if (body instanceof JsonRowStream) {
+    ctx.body = rowStream(payload.header, body.batches)
+    return
+  }
   if (body instanceof JsonRows) {
     ctx.body = Readable.from(rowChunks(payload.header, body.rows))
     return

@@ -1,6 +1,6 @@
 // Routes of the resources plugin: list, view, create, update and delete passwords.
 import { z } from 'zod'
-import { JsonRows } from '../../api/envelope.ts'
+import { JsonRowStream } from '../../api/envelope.ts'
 import { badRequest, notFound } from '../../api/errors.ts'
 import { defineRoute, type HandlerInput, Reply } from '../../api/plugin.ts'
 import type { ParsedQuery } from '../../api/query.ts'
@@ -105,7 +105,7 @@ export const routes = [
           filtersOf(query),
           app.config.appUrl,
         )
-        return new Reply(new JsonRows(documents), { pagination })
+        return new Reply(new JsonRowStream(documents), { pagination })
       }
       const page = await selectResources(em, user.id, query, filtersOf(query))
       return new Reply(page.rows.map(resourceJson), { pagination: page.pagination })
