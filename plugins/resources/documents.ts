@@ -3,8 +3,8 @@
 // extension's sync call, the permission tree) built in the same statement, so that a list of
 // tens of megabytes is neither parsed nor stringified by the server, which sends it as it comes.
 import type { EntityManager, Knex } from '@mikro-orm/postgresql'
+import { DOCUMENT, LIST_TOTAL, readDocumentList } from '../../api/db/document-list.ts'
 import type { JsonRowBatches, Pagination } from '../../api/envelope.ts'
-import { openRowCursor } from '../../api/orm.ts'
 import type { ParsedQuery } from '../../api/query.ts'
 import { favoriteObject, joinFavorite } from '../favorites/index.ts'
 import { joinTreeColumns } from '../folder-tree/index.ts'
@@ -28,7 +28,6 @@ export const documentsCover = (contain: Readonly<Record<string, boolean>>) =>
   Object.entries(contain).every(([name, on]) => !on || WRITTEN.has(name))
 
 const POSITION = '__position'
-const TOTAL = '__total'
 
 type Field = [string, Knex.Raw | Knex.Ref<string, Record<string, string>>]
 
@@ -74,13 +73,6 @@ const resourceDocument = (
 }
 
 /**
- * Rows read from the cursor at a time: about 2 MiB of documents with the permission tree.
- * Batches of 2,000 made the server's memory grow by about 350 MiB while it sent 10,000
- * passwords with the permission tree, against under 40 MiB with these (bench/resources.ts).
- */
-const BATCH = 500
-
-/**
  * `work_mem` of the documents' transaction: the sort of 10,000 documents with the permission
  * tree (47 MB) stays in memory instead of going through temporary files. It is PostgreSQL's
  * memory for the statement's life, per sort and hash (the server's default, 4 MB, is sized for
@@ -93,8 +85,6 @@ export interface ResourceDocuments {
   documents: JsonRowBatches
   pagination: Pagination
 }
-
-type DocumentRow = { document: string; [TOTAL]: string }
 
 /**
  * The statement writing the page of resources the user can read that match the filters, as
@@ -117,7 +107,7 @@ const documentsStatement = (
     { column: 'resources.id', order: 'asc' as const },
   ]
   const page = build()
-    .select(knex.raw(`count(*) over () as ${TOTAL}`))
+    .select(knex.raw(`count(*) over () as ${LIST_TOTAL}`))
     .select(
       knex.raw(
         `row_number() over (order by ${orderBy.map((o) => `?? ${o.order === 'desc' ? 'desc' : 'asc'}`).join(', ')}) as ${POSITION}`,
@@ -130,8 +120,8 @@ const documentsStatement = (
   const statement = knex.with('page', page).from('page')
   const tree = joinTreeColumns(statement, knex, userId, 'page.id', pageIds())
   statement.select(
-    `page.${TOTAL}`,
-    knex.raw('?::text as document', [resourceDocument(knex, contain, tree)]),
+    `page.${LIST_TOTAL}`,
+    knex.raw(`?::text as ${DOCUMENT}`, [resourceDocument(knex, contain, tree)]),
   )
   if (contain.favorite) joinFavorite(statement, userId, 'page.id')
   if (contain.tag)
@@ -159,8 +149,7 @@ const documentsStatement = (
 
 /**
  * The page of resources the user can read that match the filters, as documents read from a
- * cursor in one snapshot: the first batch is read here, so that the count is known before the
- * answer starts and a failure before it is an ordinary error answer.
+ * cursor in one snapshot (`readDocumentList`).
  */
 export const selectResourceDocuments = async (
   em: EntityManager,
@@ -170,38 +159,9 @@ export const selectResourceDocuments = async (
   appUrl: string,
 ): Promise<ResourceDocuments> => {
   const { statement, build } = documentsStatement(em.getKnex(), userId, query, filters, appUrl)
-  const cursor = await openRowCursor<DocumentRow>(em, () => statement, { workMem: SORT_MEMORY })
-  try {
-    const first = await cursor.read(BATCH)
-    let count = first.length > 0 ? Number(first[0][TOTAL]) : 0
-    if (first.length === 0 && query.page > 1) {
-      const [counted] = await cursor.select<{ count: string }>((k) =>
-        k.count({ count: '*' }).from(build().as('listed')),
-      )
-      count = Number(counted.count)
-    }
-    let pending: Promise<DocumentRow[]> = Promise.resolve(first)
-    let over = false
-    const documents: JsonRowBatches = {
-      next: async () => {
-        if (over) return []
-        const rows = await pending
-        // A short batch is the last: the connection goes back before the client has it all.
-        if (rows.length < BATCH) {
-          over = true
-          await cursor.close()
-        } else {
-          // The next batch is asked for now, so PostgreSQL sends it while this one is written.
-          pending = cursor.read(BATCH)
-          pending.catch(() => {})
-        }
-        return rows.map((row) => row.document)
-      },
-      close: cursor.close,
-    }
-    return { documents, pagination: { count, page: query.page, limit: query.limit } }
-  } catch (error) {
-    await cursor.close()
-    throw error
-  }
+  const { documents, count } = await readDocumentList(em, statement, {
+    countPastEnd: query.page > 1 ? build : undefined,
+    workMem: SORT_MEMORY,
+  })
+  return { documents, pagination: { count, page: query.page, limit: query.limit } }
 }

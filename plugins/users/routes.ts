@@ -2,13 +2,13 @@
 // avatar, role, suspension) and deleting one. Creating users is the setup plugin's (it sends the
 // invitation).
 import { z } from 'zod'
-import { JsonRows } from '../../api/envelope.ts'
+import { JsonRowStream, JsonRows } from '../../api/envelope.ts'
 import { badRequest, forbidden, HttpError } from '../../api/errors.ts'
 import { type AccessPolicy, type ContainSpec, defineRoute, Reply } from '../../api/plugin.ts'
 import { isUuid } from '../../api/uuid.ts'
 import { forgetAccountState } from './account-state.ts'
 import { deleteUser } from './delete.ts'
-import { listUsers, SORTABLE, viewUser } from './directory.ts'
+import { listUsers, SORTABLE, streamUsers, viewUser } from './directory.ts'
 import { checkEditRequest, editUser } from './edit.ts'
 import { userDirectory } from './extensions.ts'
 import { messages } from './messages.ts'
@@ -132,19 +132,20 @@ export const routes = [
     },
     response: z.array(userJson),
     handler: async ({ user, em, app, query }) => {
+      const loaders = (Object.entries(userContain) as [string, ContainSpec][]).flatMap(
+        ([name, spec]) => (spec.load && query.contain[name] ? [spec.load] : []),
+      )
+      // PostgreSQL's JSON goes out as is, streamed as it is read when it is whole.
+      if (loaders.length === 0) {
+        const { documents, pagination } = await streamUsers(em, app, { user, ...query })
+        return new Reply(new JsonRowStream(documents), { pagination })
+      }
+      // What other plugins add (`is_mfa_enabled`...) is loaded on bare rows and spliced into
+      // each document, which is never parsed.
       const page = await listUsers(em, app, { user: user, ...query })
-      // PostgreSQL's JSON goes out as is; what other plugins add (`is_mfa_enabled`...) is loaded
-      // on bare rows and spliced into each document, which is never parsed.
       const added = page.ids.map((id) => ({ id }) as Record<string, unknown>)
       const context = { em, user, app, contain: query.contain }
-      let completed = false
-      for (const [name, spec] of Object.entries(userContain) as [string, ContainSpec][])
-        if (spec.load && query.contain[name]) {
-          await spec.load(added, context)
-          completed = true
-        }
-      if (!completed)
-        return new Reply(new JsonRows(page.documents), { pagination: page.pagination })
+      for (const load of loaders) await load(added, context)
       const documents = page.documents.map((document, index) => {
         const { id: _id, ...fields } = added[index]
         return `${document.slice(0, -1)},${JSON.stringify(fields).slice(1)}`

@@ -2,6 +2,7 @@
 // date format: the wire shape lives here only (views parse it; long lists send it as it comes,
 // which spares building and re-serialising thousands of objects).
 import type { Knex } from '@mikro-orm/postgresql'
+import { DOCUMENT } from '../../api/db/document-list.ts'
 
 type Value = Knex.Raw | Knex.Ref<string, Record<string, string>>
 
@@ -140,4 +141,4 @@ export const userObject = (
 
 /** The document of each row of `page`, as a text column `document`. */
 export const userDocument = (knex: Knex, contain: DocumentContain, appUrl: string) =>
-  knex.raw('?::text as document', [userObject(knex, contain, appUrl)])
+  knex.raw(`?::text as ${DOCUMENT}`, [userObject(knex, contain, appUrl)])
