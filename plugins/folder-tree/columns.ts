@@ -36,31 +36,31 @@ export const itemsUnderParents = (
 
 /**
  * `folder_parent_id` and `personal` for long lists, as joins rather than two lookups a row: the
- * user's place of each item (`itemColumn`), and the holders of the items `items` selects
- * counted once. Returns the two columns to select.
+ * user's place of each item (`itemColumn`), and up to two other holders of it, read from the
+ * index on the item (counting every holder of every item would hash the whole table in a large
+ * organisation). Returns the two columns to select.
  */
 export const joinTreeColumns = (
   query: Knex.QueryBuilder,
   knex: Knex,
   userId: string,
   itemColumn: string,
-  items: Knex.QueryBuilder,
 ) => {
+  const others = knex('folders_relations')
+    .select(knex.raw('1'))
+    .where('folders_relations.foreign_id', knex.ref(itemColumn))
+    .andWhereNot('folders_relations.user_id', userId)
+    .limit(2)
   query
     .leftJoin('folders_relations as my_place', (on) =>
       on.on('my_place.foreign_id', itemColumn).andOnVal('my_place.user_id', userId),
     )
-    .leftJoin(
-      knex('folders_relations')
-        .whereIn('folders_relations.foreign_id', items)
-        .groupBy('folders_relations.foreign_id')
-        .select('folders_relations.foreign_id', knex.raw('count(*) = 1 as personal'))
-        .as('tree_holders'),
-      'tree_holders.foreign_id',
-      itemColumn,
-    )
+    .joinRaw('cross join lateral (select count(*) as holders from ? as found) as tree_others', [
+      knex.raw('(?)', [others]),
+    ])
   return {
     folderParentId: knex.ref('my_place.folder_parent_id'),
-    personal: knex.raw('coalesce(tree_holders.personal, false)'),
+    // One holder: the user alone, or (outside the user's tree) one other.
+    personal: knex.raw('tree_others.holders = case when my_place.id is null then 1 else 0 end'),
   }
 }

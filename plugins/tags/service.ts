@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto'
 import type { EntityManager, Knex } from '@mikro-orm/postgresql'
 import { lockRows, runInTransaction } from '../../api/db/transaction.ts'
 import { badRequest, messages as coreMessages, HttpError, notFound } from '../../api/errors.ts'
+import { jsonLiteral, jsonObjectText, jsonPlainString, jsonString } from '../../api/json-text.ts'
 import { executeStatement, selectRows } from '../../api/orm.ts'
 import { ErrorTree } from '../../api/validation.ts'
 import { readableBy, usersWithAccessQuery } from '../permissions/index.ts'
@@ -62,7 +63,7 @@ export const listTags = async (em: EntityManager, userId: string) =>
 
 /**
  * `(resource_id, tags)`: the tags the user sees on each resource `ids` selects, one JSON list a
- * resource, written by PostgreSQL (resources without tags have no row).
+ * resource, written by PostgreSQL as text (resources without tags have no row).
  */
 export const tagsOfResourcesDocuments = (knex: Knex, userId: string, ids: Knex.QueryBuilder) =>
   knex('resources_tags')
@@ -73,9 +74,13 @@ export const tagsOfResourcesDocuments = (knex: Knex, userId: string, ids: Knex.Q
     .groupBy('resources_tags.resource_id')
     .select(
       'resources_tags.resource_id',
-      knex.raw(
-        "json_agg(json_build_object('id', tags.id, 'slug', tags.slug, 'is_shared', tags.is_shared) order by tags.slug, tags.id) as tags",
-      ),
+      knex.raw(`'[' || string_agg(?, ',' order by tags.slug, tags.id) || ']' as tags`, [
+        jsonObjectText(knex, [
+          ['id', jsonPlainString(knex, knex.ref('tags.id'), { notNull: true })],
+          ['slug', jsonString(knex, knex.ref('tags.slug'))],
+          ['is_shared', jsonLiteral(knex, knex.ref('tags.is_shared'))],
+        ]),
+      ]),
     )
 
 /** The tags the user sees on each of these resources (one query), by resource id. */
