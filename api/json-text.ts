@@ -7,14 +7,12 @@ import type { Knex } from '@mikro-orm/postgresql'
 type Sql = Knex.Raw | Knex.Ref<string, Record<string, string>>
 
 /**
- * One value of a document: SQL whose text is JSON, never SQL null. `quoted` values are SQL
- * text that is never null and needs no escaping, written between the quotes the document's
- * own text puts around them (one concatenation less each).
+ * One value of a document: SQL whose text is JSON, never SQL null (`quoted` values are SQL text
+ * that is never null and needs no escaping, written between the quotes the document's own text
+ * puts around them, one concatenation less each), or a constant written into the document's
+ * own text.
  */
-export interface JsonText {
-  sql: Sql
-  quoted?: true
-}
+export type JsonText = { sql: Sql; quoted?: true } | { constant: string }
 
 /** A SQL string literal, written so that the query builder leaves its `?` alone. */
 const literal = (text: string) => `'${text.replaceAll("'", "''").replaceAll('?', '\\?')}'`
@@ -38,8 +36,19 @@ export const jsonPlainString = (
     : { sql: knex.raw(`coalesce('"' || (?)::text || '"', 'null')`, [value]) }
 
 /** A boolean or a number, or null when SQL null. */
-export const jsonLiteral = (knex: Knex, value: Sql): JsonText => ({
-  sql: knex.raw(`coalesce((?)::text, 'null')`, [value]),
+export const jsonLiteral = (
+  knex: Knex,
+  value: Sql,
+  options: { notNull?: boolean } = {},
+): JsonText => ({
+  sql: options.notNull
+    ? knex.raw('(?)::text', [value])
+    : knex.raw(`coalesce((?)::text, 'null')`, [value]),
+})
+
+/** A value known when the statement is built. */
+export const jsonConstant = (value: string | number | boolean): JsonText => ({
+  constant: JSON.stringify(value),
 })
 
 /** JSON text computed by SQL, never null (a nested document, a list). */
@@ -51,7 +60,12 @@ export const jsonObjectText = (knex: Knex, fields: [string, JsonText][]): Knex.R
   const bindings: Sql[] = []
   let pending = '{'
   fields.forEach(([key, value], index) => {
-    pending += `${index === 0 ? '' : ','}${JSON.stringify(key)}:${value.quoted ? '"' : ''}`
+    pending += `${index === 0 ? '' : ','}${JSON.stringify(key)}:`
+    if ('constant' in value) {
+      pending += value.constant
+      return
+    }
+    if (value.quoted) pending += '"'
     parts.push(literal(pending), '?')
     bindings.push(value.sql)
     pending = value.quoted ? '"' : ''

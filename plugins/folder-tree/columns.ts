@@ -35,10 +35,10 @@ export const itemsUnderParents = (
     })
 
 /**
- * `folder_parent_id` and `personal` for long lists, as joins rather than two lookups a row: the
- * user's place of each item (`itemColumn`), and up to two other holders of it, read from the
- * index on the item (counting every holder of every item would hash the whole table in a large
- * organisation). Returns the two columns to select.
+ * `folder_parent_id` and `personal` for long lists: the user's place of each item
+ * (`itemColumn`) as a join, and whether another user holds it, read from the index on the item
+ * and stopped at the first (counting every holder of every item would hash the whole table in
+ * a large organisation). Returns the two columns to select.
  */
 export const joinTreeColumns = (
   query: Knex.QueryBuilder,
@@ -46,21 +46,25 @@ export const joinTreeColumns = (
   userId: string,
   itemColumn: string,
 ) => {
-  const others = knex('folders_relations')
+  query.leftJoin('folders_relations as my_place', (on) =>
+    on.on('my_place.foreign_id', itemColumn).andOnVal('my_place.user_id', userId),
+  )
+  // A scalar subquery rather than `not exists`, which the planner would turn into a hash of
+  // every other user's relations.
+  const another = knex('folders_relations as others')
     .select(knex.raw('1'))
-    .where('folders_relations.foreign_id', knex.ref(itemColumn))
-    .andWhereNot('folders_relations.user_id', userId)
-    .limit(2)
-  query
-    .leftJoin('folders_relations as my_place', (on) =>
-      on.on('my_place.foreign_id', itemColumn).andOnVal('my_place.user_id', userId),
-    )
-    .joinRaw('cross join lateral (select count(*) as holders from ? as found) as tree_others', [
-      knex.raw('(?)', [others]),
-    ])
+    .where('others.foreign_id', knex.ref(itemColumn))
+    .andWhereNot('others.user_id', userId)
+    .limit(1)
+  const holders = knex('folders_relations as holders')
+    .count('*')
+    .where('holders.foreign_id', knex.ref(itemColumn))
   return {
     folderParentId: knex.ref('my_place.folder_parent_id'),
     // One holder: the user alone, or (outside the user's tree) one other.
-    personal: knex.raw('tree_others.holders = case when my_place.id is null then 1 else 0 end'),
+    personal: knex.raw('case when my_place.id is null then (?) = 1 else (?) is null end', [
+      holders,
+      another,
+    ]),
   }
 }

@@ -4,6 +4,7 @@
 import type { Knex } from '@mikro-orm/postgresql'
 import {
   type JsonText,
+  jsonConstant,
   jsonLiteral,
   jsonObjectText,
   jsonPlainString,
@@ -25,14 +26,14 @@ const object = (knex: Knex, fields: Field[]) =>
 export const callerPermissionObject = (knex: Knex, aco: Aco, source: string) =>
   jsonObjectText(knex, [
     ['id', jsonPlainString(knex, knex.ref(`${source}.p_id`), { notNull: true })],
-    ['aco', jsonRaw(knex.raw('?::text', [JSON.stringify(aco)]))],
+    ['aco', jsonConstant(aco)],
     ['aco_foreign_key', jsonPlainString(knex, knex.ref(`${source}.id`), { notNull: true })],
     ['aro', jsonString(knex, knex.ref(`${source}.p_aro`))],
     [
       'aro_foreign_key',
       jsonPlainString(knex, knex.ref(`${source}.p_aro_foreign_key`), { notNull: true }),
     ],
-    ['type', jsonLiteral(knex, knex.ref(`${source}.p_type`))],
+    ['type', jsonLiteral(knex, knex.ref(`${source}.p_type`), { notNull: true })],
     ['created', jsonPlainString(knex, isoDate(knex, `${source}.p_created`), { notNull: true })],
     ['modified', jsonPlainString(knex, isoDate(knex, `${source}.p_modified`), { notNull: true })],
   ])
@@ -48,7 +49,7 @@ const permissionFields = (knex: Knex): [string, JsonText][] => {
     ['aco_foreign_key', uuid('aco_foreign_key')],
     ['aro', jsonString(knex, knex.ref('permissions.aro'))],
     ['aro_foreign_key', uuid('aro_foreign_key')],
-    ['type', jsonLiteral(knex, knex.ref('permissions.type'))],
+    ['type', jsonLiteral(knex, knex.ref('permissions.type'), { notNull: true })],
     ['created', date('created')],
     ['modified', date('modified')],
   ]

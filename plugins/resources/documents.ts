@@ -61,7 +61,7 @@ const resourceDocument = (
     jsonPlainString(knex, isoDate(knex, `page.${name}`), { notNull }),
   ]
   const rest: Field[] = [
-    ['deleted', jsonLiteral(knex, ref('deleted'))],
+    ['deleted', jsonLiteral(knex, ref('deleted'), { notNull: true })],
     date('created', true),
     date('modified', true),
     uuid('created_by'),
@@ -69,7 +69,7 @@ const resourceDocument = (
     uuid('resource_type_id', true),
     date('expired'),
     ['folder_parent_id', jsonPlainString(knex, tree.folderParentId)],
-    ['personal', jsonLiteral(knex, tree.personal)],
+    ['personal', jsonLiteral(knex, tree.personal, { notNull: true })],
   ]
   if (contain.permission)
     rest.push(['permission', jsonRaw(callerPermissionObject(knex, 'Resource', 'page'))])
