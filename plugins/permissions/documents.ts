@@ -84,15 +84,19 @@ export const permissionsOfItemsDocuments = (
   const cases: string[] = []
   const bindings: Knex.RawBinding[] = []
   if (options.users) {
+    const users = embeddedUserDocuments(
+      knex,
+      knex('permissions')
+        .whereIn('permissions.aco_foreign_key', ids.clone())
+        .where('permissions.aro', 'User')
+        .distinct('permissions.aro_foreign_key'),
+      { profile: true, appUrl: options.appUrl },
+    )
     query.leftJoin(
-      embeddedUserDocuments(
-        knex,
-        knex('permissions')
-          .whereIn('permissions.aco_foreign_key', ids.clone())
-          .where('permissions.aro', 'User')
-          .distinct('permissions.aro_foreign_key'),
-        { profile: true, appUrl: options.appUrl },
-      ).as('holder_users'),
+      // Each user written once, not once a permission they hold: `offset 0` keeps PostgreSQL
+      // from folding the subquery into the join, which would write the user again for every
+      // row (and sort every copy).
+      knex.raw('(? offset 0) as holder_users', [users]),
       (on) =>
         on.on('holder_users.id', 'permissions.aro_foreign_key').andOnVal('permissions.aro', 'User'),
     )
