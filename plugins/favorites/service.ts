@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto'
 import type { EntityManager, Knex } from '@mikro-orm/postgresql'
 import { formatTimestamp } from '../../api/envelope.ts'
+import { jsonObjectText, jsonPlainString, jsonString } from '../../api/json-text.ts'
 import { executeStatement, selectRows, selectSql } from '../../api/orm.ts'
 import { isoDate } from '../users/index.ts'
 
@@ -45,14 +46,23 @@ export const joinFavorite = (query: Knex.QueryBuilder, userId: string, itemColum
     on.on('favorites.foreign_key', itemColumn).andOnVal('favorites.user_id', userId),
   )
 
-/** The favorite `joinFavorite` joined, or null. */
-export const favoriteObject = (knex: Knex) =>
-  knex.raw(
-    `case when favorites.id is null then null else json_build_object('id', favorites.id,
-      'user_id', favorites.user_id, 'foreign_key', favorites.foreign_key,
-      'foreign_model', favorites.foreign_model, 'created', ?, 'modified', ?) end`,
-    [isoDate(knex, 'favorites.created'), isoDate(knex, 'favorites.modified')],
-  )
+/** The favorite `joinFavorite` joined, or null, as JSON text. */
+export const favoriteObject = (knex: Knex) => {
+  const uuid = (column: string) =>
+    jsonPlainString(knex, knex.ref(`favorites.${column}`), { notNull: true })
+  const date = (column: string) =>
+    jsonPlainString(knex, isoDate(knex, `favorites.${column}`), { notNull: true })
+  return knex.raw(`case when favorites.id is null then 'null' else ? end`, [
+    jsonObjectText(knex, [
+      ['id', uuid('id')],
+      ['user_id', uuid('user_id')],
+      ['foreign_key', uuid('foreign_key')],
+      ['foreign_model', jsonString(knex, knex.ref('favorites.foreign_model'))],
+      ['created', date('created')],
+      ['modified', date('modified')],
+    ]),
+  ])
+}
 
 /** Marks the resource; undefined when the user had already marked it. */
 export const addFavorite = async (em: EntityManager, userId: string, resourceId: string) => {

@@ -35,32 +35,36 @@ export const itemsUnderParents = (
     })
 
 /**
- * `folder_parent_id` and `personal` for long lists, as joins rather than two lookups a row: the
- * user's place of each item (`itemColumn`), and the holders of the items `items` selects
- * counted once. Returns the two columns to select.
+ * `folder_parent_id` and `personal` for long lists: the user's place of each item
+ * (`itemColumn`) as a join, and whether another user holds it, read from the index on the item
+ * and stopped at the first (counting every holder of every item would hash the whole table in
+ * a large organisation). Returns the two columns to select.
  */
 export const joinTreeColumns = (
   query: Knex.QueryBuilder,
   knex: Knex,
   userId: string,
   itemColumn: string,
-  items: Knex.QueryBuilder,
 ) => {
-  query
-    .leftJoin('folders_relations as my_place', (on) =>
-      on.on('my_place.foreign_id', itemColumn).andOnVal('my_place.user_id', userId),
-    )
-    .leftJoin(
-      knex('folders_relations')
-        .whereIn('folders_relations.foreign_id', items)
-        .groupBy('folders_relations.foreign_id')
-        .select('folders_relations.foreign_id', knex.raw('count(*) = 1 as personal'))
-        .as('tree_holders'),
-      'tree_holders.foreign_id',
-      itemColumn,
-    )
+  query.leftJoin('folders_relations as my_place', (on) =>
+    on.on('my_place.foreign_id', itemColumn).andOnVal('my_place.user_id', userId),
+  )
+  // A scalar subquery rather than `not exists`, which the planner would turn into a hash of
+  // every other user's relations.
+  const another = knex('folders_relations as others')
+    .select(knex.raw('1'))
+    .where('others.foreign_id', knex.ref(itemColumn))
+    .andWhereNot('others.user_id', userId)
+    .limit(1)
+  const holders = knex('folders_relations as holders')
+    .count('*')
+    .where('holders.foreign_id', knex.ref(itemColumn))
   return {
     folderParentId: knex.ref('my_place.folder_parent_id'),
-    personal: knex.raw('coalesce(tree_holders.personal, false)'),
+    // One holder: the user alone, or (outside the user's tree) one other.
+    personal: knex.raw('case when my_place.id is null then (?) = 1 else (?) is null end', [
+      holders,
+      another,
+    ]),
   }
 }

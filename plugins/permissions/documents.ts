@@ -2,6 +2,15 @@
 // `caller-permission.ts` give, for lists whose rows PostgreSQL writes whole (so that tens of
 // thousands of embedded permissions are neither parsed nor stringified by the server).
 import type { Knex } from '@mikro-orm/postgresql'
+import {
+  type JsonText,
+  jsonConstant,
+  jsonLiteral,
+  jsonObjectText,
+  jsonPlainString,
+  jsonRaw,
+  jsonString,
+} from '../../api/json-text.ts'
 import { embeddedUserDocuments, isoDate } from '../users/index.ts'
 import type { Aco } from './levels.ts'
 
@@ -12,27 +21,39 @@ const object = (knex: Knex, fields: Field[]) =>
 
 /**
  * The item's `permission` (its caller's highest) from the `p_` columns `joinCallerPermission`
- * added to the list row `source`, whose item id is `source.id`.
+ * added to the list row `source`, whose item id is `source.id`, as JSON text.
  */
 export const callerPermissionObject = (knex: Knex, aco: Aco, source: string) =>
-  object(knex, [
-    ['id', knex.ref(`${source}.p_id`)],
-    ['aco', knex.raw('?::text', [aco])],
-    ['aco_foreign_key', knex.ref(`${source}.id`)],
-    ['aro', knex.ref(`${source}.p_aro`)],
-    ['aro_foreign_key', knex.ref(`${source}.p_aro_foreign_key`)],
-    ['type', knex.ref(`${source}.p_type`)],
-    ['created', isoDate(knex, `${source}.p_created`)],
-    ['modified', isoDate(knex, `${source}.p_modified`)],
+  jsonObjectText(knex, [
+    ['id', jsonPlainString(knex, knex.ref(`${source}.p_id`), { notNull: true })],
+    ['aco', jsonConstant(aco)],
+    ['aco_foreign_key', jsonPlainString(knex, knex.ref(`${source}.id`), { notNull: true })],
+    ['aro', jsonString(knex, knex.ref(`${source}.p_aro`))],
+    [
+      'aro_foreign_key',
+      jsonPlainString(knex, knex.ref(`${source}.p_aro_foreign_key`), { notNull: true }),
+    ],
+    ['type', jsonLiteral(knex, knex.ref(`${source}.p_type`), { notNull: true })],
+    ['created', jsonPlainString(knex, isoDate(knex, `${source}.p_created`), { notNull: true })],
+    ['modified', jsonPlainString(knex, isoDate(knex, `${source}.p_modified`), { notNull: true })],
   ])
 
-const permissionFields = (knex: Knex): Field[] =>
-  (['id', 'aco', 'aco_foreign_key', 'aro', 'aro_foreign_key', 'type'] as const)
-    .map((column): Field => [column, knex.ref(`permissions.${column}`)])
-    .concat([
-      ['created', isoDate(knex, 'permissions.created')],
-      ['modified', isoDate(knex, 'permissions.modified')],
-    ])
+const permissionFields = (knex: Knex): [string, JsonText][] => {
+  const uuid = (column: string) =>
+    jsonPlainString(knex, knex.ref(`permissions.${column}`), { notNull: true })
+  const date = (column: string) =>
+    jsonPlainString(knex, isoDate(knex, `permissions.${column}`), { notNull: true })
+  return [
+    ['id', uuid('id')],
+    ['aco', jsonString(knex, knex.ref('permissions.aco'))],
+    ['aco_foreign_key', uuid('aco_foreign_key')],
+    ['aro', jsonString(knex, knex.ref('permissions.aro'))],
+    ['aro_foreign_key', uuid('aro_foreign_key')],
+    ['type', jsonLiteral(knex, knex.ref('permissions.type'), { notNull: true })],
+    ['created', date('created')],
+    ['modified', date('modified')],
+  ]
+}
 
 /** A group as `groupJson` answers it: `created_by` and `modified_by` only when set. */
 const groupObject = (knex: Knex) =>
@@ -50,7 +71,7 @@ const groupObject = (knex: Knex) =>
 
 /**
  * `(aco_foreign_key, permissions)`: every permission on the items `ids` selects, as one JSON
- * list per item in the order `permissionsOfItems` gives, each with its user (and profile) or
+ * text list per item in the order `permissionsOfItems` gives, each with its user (and profile) or
  * its group when asked, as `embedHolders` sets them.
  */
 export const permissionsOfItemsDocuments = (
@@ -63,22 +84,26 @@ export const permissionsOfItemsDocuments = (
   const cases: string[] = []
   const bindings: Knex.RawBinding[] = []
   if (options.users) {
+    const users = embeddedUserDocuments(
+      knex,
+      knex('permissions')
+        .whereIn('permissions.aco_foreign_key', ids.clone())
+        .where('permissions.aro', 'User')
+        .distinct('permissions.aro_foreign_key'),
+      { profile: true, appUrl: options.appUrl },
+    )
     query.leftJoin(
-      embeddedUserDocuments(
-        knex,
-        knex('permissions')
-          .whereIn('permissions.aco_foreign_key', ids.clone())
-          .where('permissions.aro', 'User')
-          .distinct('permissions.aro_foreign_key'),
-        { profile: true, appUrl: options.appUrl },
-      ).as('holder_users'),
+      // Each user written once, not once a permission they hold: `offset 0` keeps PostgreSQL
+      // from folding the subquery into the join, which would write the user again for every
+      // row (and sort every copy).
+      knex.raw('(? offset 0) as holder_users', [users]),
       (on) =>
         on.on('holder_users.id', 'permissions.aro_foreign_key').andOnVal('permissions.aro', 'User'),
     )
     cases.push('when ?? is not null then ?')
     bindings.push(
       'holder_users.id',
-      object(knex, [...base, ['user', knex.ref('holder_users.document')]]),
+      jsonObjectText(knex, [...base, ['user', jsonRaw(knex.raw('holder_users.document::text'))]]),
     )
   }
   if (options.groups) {
@@ -86,18 +111,25 @@ export const permissionsOfItemsDocuments = (
       on.on('holder_groups.id', 'permissions.aro_foreign_key').andOnVal('permissions.aro', 'Group'),
     )
     cases.push('when ?? is not null then ?')
-    bindings.push('holder_groups.id', object(knex, [...base, ['group', groupObject(knex)]]))
+    bindings.push(
+      'holder_groups.id',
+      jsonObjectText(knex, [
+        ...base,
+        ['group', jsonRaw(knex.raw('(?)::text', [groupObject(knex)]))],
+      ]),
+    )
   }
   const permission =
     cases.length === 0
-      ? object(knex, base)
-      : knex.raw(`case ${cases.join(' ')} else ? end`, [...bindings, object(knex, base)])
+      ? jsonObjectText(knex, base)
+      : knex.raw(`case ${cases.join(' ')} else ? end`, [...bindings, jsonObjectText(knex, base)])
   return query
     .groupBy('permissions.aco_foreign_key')
     .select(
       'permissions.aco_foreign_key',
-      knex.raw('json_agg(? order by permissions.created, permissions.id) as permissions', [
-        permission,
-      ]),
+      knex.raw(
+        `'[' || string_agg(?, ',' order by permissions.created, permissions.id) || ']' as permissions`,
+        [permission],
+      ),
     )
 }

@@ -38,7 +38,9 @@ export const highestPermissionRows = (knex: Knex, userId: string, aco: Aco) =>
     .distinctOn('permissions.aco_foreign_key')
     .select('permissions.*')
     .where('permissions.aco', aco)
-    .whereIn('permissions.aro_foreign_key', arosOf(knex, userId))
+    // The caller's few aros as an array read the index on `aro_foreign_key`, where `in` would
+    // hash-join every permission of the organisation (a seq scan of 500,000 rows for 10,000).
+    .whereRaw('permissions.aro_foreign_key = any(array(?))', [arosOf(knex, userId)])
     .orderBy([
       { column: 'permissions.aco_foreign_key' },
       { column: 'permissions.type', order: 'desc' },

@@ -5,6 +5,14 @@
 import type { EntityManager, Knex } from '@mikro-orm/postgresql'
 import { DOCUMENT, LIST_TOTAL, readDocumentList } from '../../api/db/document-list.ts'
 import type { JsonRowBatches, Pagination } from '../../api/envelope.ts'
+import {
+  type JsonText,
+  jsonLiteral,
+  jsonObjectText,
+  jsonPlainString,
+  jsonRaw,
+  jsonString,
+} from '../../api/json-text.ts'
 import type { ParsedQuery } from '../../api/query.ts'
 import { favoriteObject, joinFavorite } from '../favorites/index.ts'
 import { joinTreeColumns } from '../folder-tree/index.ts'
@@ -29,46 +37,51 @@ export const documentsCover = (contain: Readonly<Record<string, boolean>>) =>
 
 const POSITION = '__position'
 
-type Field = [string, Knex.Raw | Knex.Ref<string, Record<string, string>>]
-
-const object = (knex: Knex, fields: Field[]) =>
-  knex.raw(`json_build_object(${fields.map(() => '?::text, ?').join(', ')})`, fields.flat())
-
-const column = (knex: Knex, name: string): Field => [name, knex.ref(`page.${name}`)]
+type Field = [string, JsonText]
 
 /**
- * A row of `page` as one document: v5 resources answer their encrypted metadata, v4 ones
- * their clear fields, never both (as `putMetadataOrClearFields`), then the contains in the
- * order the route declares them.
+ * A row of `page` as one document, in JSON text: v5 resources answer their encrypted metadata,
+ * v4 ones their clear fields, never both (as `putMetadataOrClearFields`), then the contains in
+ * the order the route declares them.
  */
 const resourceDocument = (
   knex: Knex,
   contain: Readonly<Record<string, boolean>>,
   tree: ReturnType<typeof joinTreeColumns>,
 ) => {
+  const ref = (name: string) => knex.ref(`page.${name}`)
+  const text = (name: string): Field => [name, jsonString(knex, ref(name))]
+  const uuid = (name: string, notNull = false): Field => [
+    name,
+    jsonPlainString(knex, ref(name), { notNull }),
+  ]
+  const date = (name: string, notNull = false): Field => [
+    name,
+    jsonPlainString(knex, isoDate(knex, `page.${name}`), { notNull }),
+  ]
   const rest: Field[] = [
-    column(knex, 'deleted'),
-    ['created', isoDate(knex, 'page.created')],
-    ['modified', isoDate(knex, 'page.modified')],
-    column(knex, 'created_by'),
-    column(knex, 'modified_by'),
-    column(knex, 'resource_type_id'),
-    ['expired', isoDate(knex, 'page.expired')],
-    ['folder_parent_id', tree.folderParentId],
-    ['personal', tree.personal],
+    ['deleted', jsonLiteral(knex, ref('deleted'), { notNull: true })],
+    date('created', true),
+    date('modified', true),
+    uuid('created_by'),
+    uuid('modified_by'),
+    uuid('resource_type_id', true),
+    date('expired'),
+    ['folder_parent_id', jsonPlainString(knex, tree.folderParentId)],
+    ['personal', jsonLiteral(knex, tree.personal, { notNull: true })],
   ]
   if (contain.permission)
-    rest.push(['permission', callerPermissionObject(knex, 'Resource', 'page')])
-  if (contain.favorite) rest.push(['favorite', favoriteObject(knex)])
-  if (contain.tag) rest.push(['tags', knex.raw(`coalesce(item_tags.tags, '[]'::json)`)])
+    rest.push(['permission', jsonRaw(callerPermissionObject(knex, 'Resource', 'page'))])
+  if (contain.favorite) rest.push(['favorite', jsonRaw(favoriteObject(knex))])
+  if (contain.tag) rest.push(['tags', jsonRaw(knex.raw(`coalesce(item_tags.tags, '[]')`))])
   if (contain.permissions)
-    rest.push(['permissions', knex.raw(`coalesce(item_permissions.permissions, '[]'::json)`)])
-  const id = column(knex, 'id')
-  const v4 = ['name', 'username', 'uri', 'description'].map((name) => column(knex, name))
-  const v5 = ['metadata', 'metadata_key_id', 'metadata_key_type'].map((name) => column(knex, name))
+    rest.push(['permissions', jsonRaw(knex.raw(`coalesce(item_permissions.permissions, '[]')`))])
+  const id = uuid('id', true)
+  const v4 = ['name', 'username', 'uri', 'description'].map(text)
+  const v5 = [text('metadata'), uuid('metadata_key_id'), text('metadata_key_type')]
   return knex.raw('case when page.metadata is null then ? else ? end', [
-    object(knex, [id, ...v4, ...rest]),
-    object(knex, [id, ...v5, ...rest]),
+    jsonObjectText(knex, [id, ...v4, ...rest]),
+    jsonObjectText(knex, [id, ...v5, ...rest]),
   ])
 }
 
@@ -118,10 +131,10 @@ const documentsStatement = (
   if (query.limit !== null) page.limit(query.limit).offset((query.page - 1) * query.limit)
   const pageIds = () => knex('page').select('page.id')
   const statement = knex.with('page', page).from('page')
-  const tree = joinTreeColumns(statement, knex, userId, 'page.id', pageIds())
+  const tree = joinTreeColumns(statement, knex, userId, 'page.id')
   statement.select(
     `page.${LIST_TOTAL}`,
-    knex.raw(`?::text as ${DOCUMENT}`, [resourceDocument(knex, contain, tree)]),
+    knex.raw(`? as ${DOCUMENT}`, [resourceDocument(knex, contain, tree)]),
   )
   if (contain.favorite) joinFavorite(statement, userId, 'page.id')
   if (contain.tag)

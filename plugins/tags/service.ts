@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto'
 import type { EntityManager, Knex } from '@mikro-orm/postgresql'
 import { lockRows, runInTransaction } from '../../api/db/transaction.ts'
 import { badRequest, messages as coreMessages, HttpError, notFound } from '../../api/errors.ts'
+import { jsonLiteral, jsonObjectText, jsonPlainString, jsonString } from '../../api/json-text.ts'
 import { executeStatement, selectRows } from '../../api/orm.ts'
 import { ErrorTree } from '../../api/validation.ts'
 import { readableBy, usersWithAccessQuery } from '../permissions/index.ts'
@@ -62,21 +63,40 @@ export const listTags = async (em: EntityManager, userId: string) =>
 
 /**
  * `(resource_id, tags)`: the tags the user sees on each resource `ids` selects, one JSON list a
- * resource, written by PostgreSQL (resources without tags have no row).
+ * resource, written by PostgreSQL as text (resources without tags have no row).
  */
-export const tagsOfResourcesDocuments = (knex: Knex, userId: string, ids: Knex.QueryBuilder) =>
-  knex('resources_tags')
-    .join('tags', 'tags.id', 'resources_tags.tag_id')
+export const tagsOfResourcesDocuments = (knex: Knex, userId: string, ids: Knex.QueryBuilder) => {
+  // Each tag written once, not once a resource it is on: `offset 0` keeps PostgreSQL from
+  // folding the subquery into the join, which would write the tag again for every row.
+  const tagDocuments = knex('tags')
+    .whereNotNull('tags.slug')
+    .select(
+      'tags.id',
+      'tags.slug',
+      knex.raw('? as document', [
+        jsonObjectText(knex, [
+          ['id', jsonPlainString(knex, knex.ref('tags.id'), { notNull: true })],
+          ['slug', jsonString(knex, knex.ref('tags.slug'))],
+          ['is_shared', jsonLiteral(knex, knex.ref('tags.is_shared'), { notNull: true })],
+        ]),
+      ]),
+    )
+  return knex('resources_tags')
+    .join(
+      knex.raw('(? offset 0) as tag_documents', [tagDocuments]),
+      'tag_documents.id',
+      'resources_tags.tag_id',
+    )
     .whereIn('resources_tags.resource_id', ids)
     .where(seenBy(userId))
-    .whereNotNull('tags.slug')
     .groupBy('resources_tags.resource_id')
     .select(
       'resources_tags.resource_id',
       knex.raw(
-        "json_agg(json_build_object('id', tags.id, 'slug', tags.slug, 'is_shared', tags.is_shared) order by tags.slug, tags.id) as tags",
+        `'[' || string_agg(tag_documents.document, ',' order by tag_documents.slug, tag_documents.id) || ']' as tags`,
       ),
     )
+}
 
 /** The tags the user sees on each of these resources (one query), by resource id. */
 export const tagsOfResources = async (

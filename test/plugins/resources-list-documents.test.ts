@@ -36,6 +36,9 @@ const onObjects = (url: string) => `${url}${url.includes('?') ? '&' : '?'}contai
 const withoutType = (body: Record<string, unknown>[]) =>
   body.map(({ resource_type: _type, ...resource }) => resource)
 
+/** Quotes, backslashes, control characters, a line separator, accents, CJK and an emoji. */
+const HOSTILE = `q"uo'te \\ back\\\\slash /solidus \u0001\u001f\b\f\r\n\t \u2028\u2029 é 日本 😀 </script>`
+
 const URLS = [
   // The extension's sync call.
   '/resources.json?contain[permission]=1&contain[favorite]=1&contain[tag]=1',
@@ -97,6 +100,19 @@ test('the list PostgreSQL writes is the list the loaders build, for v4 and v5, a
   })
   t.is(tagged.status, 200, tagged.text)
   t.is((await ada.client.json(`/tags/${byGroup.id}.json`, 'POST', { tags: ['adas'] })).status, 200)
+  // Text JSON must escape, and fields left empty: PostgreSQL writes them as the loaders do.
+  const hostile = await createPassword(bob, 'hostile')
+  await sql(
+    `update resources set name = $2, username = null, uri = $3, description = $4 where id = $1`,
+    [hostile.id, HOSTILE, `https://例え.jp/?q="x"&y=\\`, `line\nbreak\ttab \u2028 \u0001`],
+  )
+  t.is((await bob.client.json(`/tags/${hostile.id}.json`, 'POST', { tags: ['odd'] })).status, 200)
+  await sql(`update tags set slug = $1 where slug = 'odd'`, [HOSTILE])
+  // Out of bob's tree, held by ada alone: personal all the same (one holder).
+  await sql(`delete from folders_relations where foreign_id = $1 and user_id = $2`, [
+    encrypted.id,
+    bob.id,
+  ])
 
   for (const url of URLS) {
     const written = await bob.client.fetch(url)
@@ -120,7 +136,13 @@ test('the list PostgreSQL writes is the list the loaders build, for v4 and v5, a
   t.like(byName.get('shared')!.favorite, { user_id: bob.id, foreign_key: shared.id })
   t.like(byName.get('shared'), { folder_parent_id: folder.json.body.id, personal: false })
   t.like(byName.get('bobs own'), { folder_parent_id: null, personal: true })
-  t.like(byName.get('v5'), { metadata_key_type: 'shared_key', metadata_key_id: key.id })
+  t.like(byName.get('v5'), {
+    metadata_key_type: 'shared_key',
+    metadata_key_id: key.id,
+    folder_parent_id: null,
+    personal: true,
+  })
+  t.like(byName.get(HOSTILE), { username: null, tags: [{ slug: HOSTILE, is_shared: false }] })
   t.false('name' in byName.get('v5')!)
   const tree = (await bob.client.fetch(URLS[1])).json.body as {
     id: string
@@ -133,7 +155,7 @@ test('the list PostgreSQL writes is the list the loaders build, for v4 and v5, a
     else t.is(permission.group?.name, 'Team')
   // Past the last page: no rows, the total still counted.
   const past = await bob.client.fetch('/resources.json?contain[permission]=1&limit=2&page=9')
-  t.deepEqual([past.json.body, past.json.header.pagination], [[], { count: 4, page: 9, limit: 2 }])
+  t.deepEqual([past.json.body, past.json.header.pagination], [[], { count: 5, page: 9, limit: 2 }])
 })
 
 test('the written list costs the same statements for 10 resources and 150, whatever the contains', async (t) => {
