@@ -17,7 +17,7 @@ import { selectRows } from '../../api/orm.ts'
 import type { ParsedQuery } from '../../api/query.ts'
 import { joinAvatar } from '../avatars/index.ts'
 import { userDirectory } from './extensions.ts'
-import { isoDate, userDocument } from './user-document.ts'
+import { membershipText, userDocument } from './user-document.ts'
 
 /** Sortable `Model.field` names (the first is the default order) and their columns. */
 export const SORTABLE = {
@@ -58,10 +58,8 @@ const membershipsOfPage = (knex: Knex) =>
     .select(
       'group_members.user_id',
       knex.raw(
-        `json_agg(json_build_object('id', group_members.id, 'group_id', group_members.group_id,
-          'user_id', group_members.user_id, 'is_admin', group_members.is_admin, 'created', ?)
-          order by group_members.created, group_members.id) as memberships`,
-        [isoDate(knex, 'group_members.created')],
+        `'[' || string_agg(?, ',' order by group_members.created, group_members.id) || ']' as memberships`,
+        [membershipText(knex)],
       ),
     )
     .as('memberships')

@@ -1,10 +1,17 @@
-// A user of the directory as one JSON document written by PostgreSQL, in passbolt's shape and
-// date format: the wire shape lives here only (views parse it; long lists send it as it comes,
-// which spares building and re-serialising thousands of objects).
+// A user of the directory as one JSON document written by PostgreSQL as text, in passbolt's
+// shape and date format: the wire shape lives here only (views parse it; long lists send it as
+// it comes, which spares building and re-serialising thousands of objects).
 import type { Knex } from '@mikro-orm/postgresql'
 import { DOCUMENT } from '../../api/db/document-list.ts'
-
-type Value = Knex.Raw | Knex.Ref<string, Record<string, string>>
+import {
+  type JsonText,
+  jsonConstant,
+  jsonLiteral,
+  jsonObjectText,
+  jsonPlainString,
+  jsonRaw,
+  jsonString,
+} from '../../api/json-text.ts'
 
 /**
  * A timestamp column as the API writes dates (`2024-07-03T12:52:06+00:00`), or null: cut from
@@ -13,44 +20,57 @@ type Value = Knex.Raw | Knex.Ref<string, Record<string, string>>
 export const isoDate = (knex: Knex, column: string) =>
   knex.raw(`replace(left(??::text, 19), ' ', 'T') || '+00:00'`, [column])
 
-const object = (knex: Knex, fields: [string, Value][]) =>
-  knex.raw(`json_build_object(${fields.map(() => '?::text, ?').join(', ')})`, fields.flat())
+const uuid = (knex: Knex, column: string) =>
+  jsonPlainString(knex, knex.ref(column), { notNull: true })
 
-/** `null` when `column` is null, else `value`. */
-const unlessNull = (knex: Knex, column: string, value: Knex.Raw) =>
-  knex.raw('case when ?? is null then null else ? end', [column, value])
+const text = (knex: Knex, column: string) => jsonString(knex, knex.ref(column))
 
-const avatar = (knex: Knex, appUrl: string, source: string) => {
-  const view = (size: string) =>
-    knex.raw(`?::text || ?? || ?::text`, [
-      `${appUrl}avatars/view/`,
-      `${source}.avatar_id`,
-      `/${size}.jpg`,
-    ])
-  return knex.raw('case when ?? is null then ? else ? end', [
-    `${source}.avatar_id`,
-    object(knex, [
-      [
-        'url',
-        object(knex, [
-          ['medium', knex.raw('?::text', [`${appUrl}img/avatar/user_medium.png`])],
-          ['small', knex.raw('?::text', [`${appUrl}img/avatar/user.png`])],
+/** A date column as `isoDate` writes it; `notNull` columns skip the null check. */
+const date = (knex: Knex, column: string, options: { notNull?: boolean } = {}) =>
+  jsonPlainString(knex, isoDate(knex, column), options)
+
+/** The object `value`, or `null` when `column` is null (its columns are then all null). */
+const unlessNull = (knex: Knex, column: string, value: Knex.Raw): JsonText =>
+  jsonRaw(knex.raw(`case when ?? is null then 'null' else ? end`, [column, value]))
+
+const avatar = (knex: Knex, appUrl: string, source: string): JsonText => {
+  // The URL's text around the id, escaped once here: `"…/avatars/view/` and `/medium.jpg"`.
+  const view = (size: string): JsonText =>
+    jsonRaw(
+      knex.raw('?::text || ?? || ?::text', [
+        JSON.stringify(`${appUrl}avatars/view/`).slice(0, -1),
+        `${source}.avatar_id`,
+        JSON.stringify(`/${size}.jpg`).slice(1),
+      ]),
+    )
+  const defaults = jsonObjectText(knex, [
+    [
+      'url',
+      jsonRaw(
+        jsonObjectText(knex, [
+          ['medium', jsonConstant(`${appUrl}img/avatar/user_medium.png`)],
+          ['small', jsonConstant(`${appUrl}img/avatar/user.png`)],
         ]),
-      ],
-    ]),
-    object(knex, [
-      ['id', knex.ref(`${source}.avatar_id`)],
-      ['created', isoDate(knex, `${source}.avatar_created`)],
-      ['modified', isoDate(knex, `${source}.avatar_modified`)],
-      [
-        'url',
-        object(knex, [
+      ),
+    ],
+  ])
+  const own = jsonObjectText(knex, [
+    ['id', uuid(knex, `${source}.avatar_id`)],
+    ['created', date(knex, `${source}.avatar_created`, { notNull: true })],
+    ['modified', date(knex, `${source}.avatar_modified`, { notNull: true })],
+    [
+      'url',
+      jsonRaw(
+        jsonObjectText(knex, [
           ['medium', view('medium')],
           ['small', view('small')],
         ]),
-      ],
-    ]),
+      ),
+    ],
   ])
+  return jsonRaw(
+    knex.raw('case when ?? is null then ? else ? end', [`${source}.avatar_id`, defaults, own]),
+  )
 }
 
 export interface DocumentContain {
@@ -63,7 +83,7 @@ export interface DocumentContain {
 /**
  * The JSON object of each row of `source` (the directory's narrow columns: the user's, and
  * `profile_…` and `avatar_…` ones with the profile), joined to `gpgkeys` and `memberships` when
- * those are contained.
+ * those are contained, as text.
  */
 export const userObject = (
   knex: Knex,
@@ -72,16 +92,16 @@ export const userObject = (
   source = 'page',
 ): Knex.Raw => {
   const column = (name: string) => `${source}.${name}`
-  const fields: [string, Value][] = [
-    ['id', knex.ref(column('id'))],
-    ['role_id', knex.ref(column('role_id'))],
-    ['username', knex.ref(column('username'))],
-    ['active', knex.ref(column('active'))],
-    ['deleted', knex.ref(column('deleted'))],
-    ['disabled', isoDate(knex, column('disabled'))],
-    ['created', isoDate(knex, column('created'))],
-    ['modified', isoDate(knex, column('modified'))],
-    ['last_logged_in', isoDate(knex, column('last_logged_in'))],
+  const fields: [string, JsonText][] = [
+    ['id', uuid(knex, column('id'))],
+    ['role_id', uuid(knex, column('role_id'))],
+    ['username', text(knex, column('username'))],
+    ['active', jsonLiteral(knex, knex.ref(column('active')), { notNull: true })],
+    ['deleted', jsonLiteral(knex, knex.ref(column('deleted')), { notNull: true })],
+    ['disabled', date(knex, column('disabled'))],
+    ['created', date(knex, column('created'), { notNull: true })],
+    ['modified', date(knex, column('modified'), { notNull: true })],
+    ['last_logged_in', date(knex, column('last_logged_in'))],
   ]
   if (contain.profile)
     fields.push([
@@ -89,13 +109,13 @@ export const userObject = (
       unlessNull(
         knex,
         column('profile_id'),
-        object(knex, [
-          ['id', knex.ref(column('profile_id'))],
-          ['user_id', knex.ref(column('id'))],
-          ['first_name', knex.ref(column('profile_first_name'))],
-          ['last_name', knex.ref(column('profile_last_name'))],
-          ['created', isoDate(knex, column('profile_created'))],
-          ['modified', isoDate(knex, column('profile_modified'))],
+        jsonObjectText(knex, [
+          ['id', uuid(knex, column('profile_id'))],
+          ['user_id', uuid(knex, column('id'))],
+          ['first_name', text(knex, column('profile_first_name'))],
+          ['last_name', text(knex, column('profile_last_name'))],
+          ['created', date(knex, column('profile_created'), { notNull: true })],
+          ['modified', date(knex, column('profile_modified'), { notNull: true })],
           ['avatar', avatar(knex, appUrl, source)],
         ]),
       ),
@@ -103,13 +123,15 @@ export const userObject = (
   if (contain.role)
     fields.push([
       'role',
-      object(knex, [
-        ['id', knex.ref(column('role_id'))],
-        ['name', knex.ref(column('role_name'))],
-        ['description', knex.ref(column('role_description'))],
-        ['created', isoDate(knex, column('role_created'))],
-        ['modified', isoDate(knex, column('role_modified'))],
-      ]),
+      jsonRaw(
+        jsonObjectText(knex, [
+          ['id', uuid(knex, column('role_id'))],
+          ['name', text(knex, column('role_name'))],
+          ['description', text(knex, column('role_description'))],
+          ['created', date(knex, column('role_created'))],
+          ['modified', date(knex, column('role_modified'))],
+        ]),
+      ),
     ])
   if (contain.gpgkey)
     fields.push([
@@ -117,28 +139,44 @@ export const userObject = (
       unlessNull(
         knex,
         'gpgkeys.id',
-        object(knex, [
-          ['id', knex.ref('gpgkeys.id')],
-          ['user_id', knex.ref('gpgkeys.user_id')],
-          ['armored_key', knex.ref('gpgkeys.armored_key')],
-          ['bits', knex.ref('gpgkeys.bits')],
-          ['uid', knex.ref('gpgkeys.uid')],
-          ['key_id', knex.ref('gpgkeys.key_id')],
-          ['fingerprint', knex.ref('gpgkeys.fingerprint')],
-          ['type', knex.ref('gpgkeys.type')],
-          ['expires', isoDate(knex, 'gpgkeys.expires')],
-          ['key_created', isoDate(knex, 'gpgkeys.key_created')],
-          ['deleted', knex.ref('gpgkeys.deleted')],
-          ['created', isoDate(knex, 'gpgkeys.created')],
-          ['modified', isoDate(knex, 'gpgkeys.modified')],
+        jsonObjectText(knex, [
+          ['id', uuid(knex, 'gpgkeys.id')],
+          ['user_id', uuid(knex, 'gpgkeys.user_id')],
+          ['armored_key', text(knex, 'gpgkeys.armored_key')],
+          ['bits', jsonLiteral(knex, knex.ref('gpgkeys.bits'))],
+          ['uid', text(knex, 'gpgkeys.uid')],
+          ['key_id', text(knex, 'gpgkeys.key_id')],
+          ['fingerprint', text(knex, 'gpgkeys.fingerprint')],
+          ['type', text(knex, 'gpgkeys.type')],
+          ['expires', date(knex, 'gpgkeys.expires')],
+          ['key_created', date(knex, 'gpgkeys.key_created')],
+          ['deleted', jsonLiteral(knex, knex.ref('gpgkeys.deleted'), { notNull: true })],
+          ['created', date(knex, 'gpgkeys.created', { notNull: true })],
+          ['modified', date(knex, 'gpgkeys.modified', { notNull: true })],
         ]),
       ),
     ])
   if (contain.groups_users)
-    fields.push(['groups_users', knex.raw(`coalesce(??, '[]'::json)`, ['memberships.memberships'])])
-  return object(knex, fields)
+    fields.push([
+      'groups_users',
+      jsonRaw(knex.raw(`coalesce(??, '[]')`, ['memberships.memberships'])),
+    ])
+  return jsonObjectText(knex, fields)
 }
+
+/**
+ * Each membership of a user, as `groups_users` lists them, in text: for `string_agg` over the
+ * user's rows of `group_members`.
+ */
+export const membershipText = (knex: Knex) =>
+  jsonObjectText(knex, [
+    ['id', uuid(knex, 'group_members.id')],
+    ['group_id', uuid(knex, 'group_members.group_id')],
+    ['user_id', uuid(knex, 'group_members.user_id')],
+    ['is_admin', jsonLiteral(knex, knex.ref('group_members.is_admin'), { notNull: true })],
+    ['created', date(knex, 'group_members.created', { notNull: true })],
+  ])
 
 /** The document of each row of `page`, as a text column `document`. */
 export const userDocument = (knex: Knex, contain: DocumentContain, appUrl: string) =>
-  knex.raw(`?::text as ${DOCUMENT}`, [userObject(knex, contain, appUrl)])
+  knex.raw(`? as ${DOCUMENT}`, [userObject(knex, contain, appUrl)])
