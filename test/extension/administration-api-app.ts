@@ -142,8 +142,13 @@ export const runApiAppAdministrationSteps = async (t: ExecutionContext, context:
     const toggle = page.locator('#settings-toggle')
     await toggle.waitFor({ state: 'attached' })
     t.false(await checked(toggle))
-    await toggle.check({ force: true })
     const domainInput = page.locator('.self-registration input[type="text"]').first()
+    // A click before the page has read its settings is undone when they arrive: click again
+    // until the domain field the open setting shows is there.
+    await until(async () => {
+      if (!(await checked(toggle))) await toggle.check({ force: true, timeout: 2_000 })
+      return (await domainInput.count()) > 0
+    }, 'the domain field shows')
     await domainInput.fill('keyward.test')
     await save()
     await page.locator('.dialog').getByRole('button', { name: 'Save' }).click()
