@@ -5,7 +5,7 @@ import type { EntityManager, Knex } from '@mikro-orm/postgresql'
 import { formatTimestamp } from '../../api/envelope.ts'
 import { jsonObjectText, jsonPlainString, jsonString } from '../../api/json-text.ts'
 import { executeStatement, selectRows, selectSql } from '../../api/orm.ts'
-import { isoDate } from '../users/index.ts'
+import { jsonDate } from '../users/index.ts'
 
 interface Row {
   id: string
@@ -50,8 +50,7 @@ export const joinFavorite = (query: Knex.QueryBuilder, userId: string, itemColum
 export const favoriteObject = (knex: Knex) => {
   const uuid = (column: string) =>
     jsonPlainString(knex, knex.ref(`favorites.${column}`), { notNull: true })
-  const date = (column: string) =>
-    jsonPlainString(knex, isoDate(knex, `favorites.${column}`), { notNull: true })
+  const date = (column: string) => jsonDate(knex, `favorites.${column}`, { notNull: true })
   return knex.raw(`case when favorites.id is null then 'null' else ? end`, [
     jsonObjectText(knex, [
       ['id', uuid('id')],

@@ -11,7 +11,7 @@ import {
   jsonRaw,
   jsonString,
 } from '../../api/json-text.ts'
-import { embeddedUserDocuments, isoDate } from '../users/index.ts'
+import { embeddedUserDocuments, isoDate, jsonDate } from '../users/index.ts'
 import type { Aco } from './levels.ts'
 
 type Field = [string, Knex.Raw | Knex.Ref<string, Record<string, string>>]
@@ -34,15 +34,14 @@ export const callerPermissionObject = (knex: Knex, aco: Aco, source: string) =>
       jsonPlainString(knex, knex.ref(`${source}.p_aro_foreign_key`), { notNull: true }),
     ],
     ['type', jsonLiteral(knex, knex.ref(`${source}.p_type`), { notNull: true })],
-    ['created', jsonPlainString(knex, isoDate(knex, `${source}.p_created`), { notNull: true })],
-    ['modified', jsonPlainString(knex, isoDate(knex, `${source}.p_modified`), { notNull: true })],
+    ['created', jsonDate(knex, `${source}.p_created`, { notNull: true })],
+    ['modified', jsonDate(knex, `${source}.p_modified`, { notNull: true })],
   ])
 
 const permissionFields = (knex: Knex): [string, JsonText][] => {
   const uuid = (column: string) =>
     jsonPlainString(knex, knex.ref(`permissions.${column}`), { notNull: true })
-  const date = (column: string) =>
-    jsonPlainString(knex, isoDate(knex, `permissions.${column}`), { notNull: true })
+  const date = (column: string) => jsonDate(knex, `permissions.${column}`, { notNull: true })
   return [
     ['id', uuid('id')],
     ['aco', jsonString(knex, knex.ref('permissions.aco'))],

@@ -18,7 +18,7 @@ import { favoriteObject, joinFavorite } from '../favorites/index.ts'
 import { joinTreeColumns } from '../folder-tree/index.ts'
 import { callerPermissionObject, permissionsOfItemsDocuments } from '../permissions/index.ts'
 import { tagsOfResourcesDocuments } from '../tags/index.ts'
-import { isoDate } from '../users/index.ts'
+import { jsonDate } from '../users/index.ts'
 import { listQuery, type ResourceFilters, SORTABLE } from './query.ts'
 
 /** The contains the documents carry; any other one sends the list through `resourceJson`. */
@@ -57,7 +57,7 @@ const resourceDocument = (
   ]
   const date = (name: string, notNull = false): Field => [
     name,
-    jsonPlainString(knex, isoDate(knex, `page.${name}`), { notNull }),
+    jsonDate(knex, `page.${name}`, { notNull }),
   ]
   const rest: Field[] = [
     ['deleted', jsonLiteral(knex, ref('deleted'), { notNull: true })],

@@ -32,7 +32,7 @@ export * from './extensions.ts'
 export * from './gpgkey-json.ts'
 export { embeddedUserJson, userJson as userResponse } from './schemas.ts'
 export * from './service.ts'
-export { isoDate } from './user-document.ts'
+export { isoDate, jsonDate } from './user-document.ts'
 export { GpgkeySchema, ProfileSchema, UserSchema }
 
 /** The caller's account state and role, enough to authorise a request (kept up to date in memory). */

@@ -25,8 +25,8 @@ const uuid = (knex: Knex, column: string) =>
 
 const text = (knex: Knex, column: string) => jsonString(knex, knex.ref(column))
 
-/** A date column as `isoDate` writes it; `notNull` columns skip the null check. */
-const date = (knex: Knex, column: string, options: { notNull?: boolean } = {}) =>
+/** A date column as `isoDate` writes it, in JSON text; `notNull` columns skip the null check. */
+export const jsonDate = (knex: Knex, column: string, options: { notNull?: boolean } = {}) =>
   jsonPlainString(knex, isoDate(knex, column), options)
 
 /** The object `value`, or `null` when `column` is null (its columns are then all null). */
@@ -56,8 +56,8 @@ const avatar = (knex: Knex, appUrl: string, source: string): JsonText => {
   ])
   const own = jsonObjectText(knex, [
     ['id', uuid(knex, `${source}.avatar_id`)],
-    ['created', date(knex, `${source}.avatar_created`, { notNull: true })],
-    ['modified', date(knex, `${source}.avatar_modified`, { notNull: true })],
+    ['created', jsonDate(knex, `${source}.avatar_created`, { notNull: true })],
+    ['modified', jsonDate(knex, `${source}.avatar_modified`, { notNull: true })],
     [
       'url',
       jsonRaw(
@@ -98,10 +98,10 @@ export const userObject = (
     ['username', text(knex, column('username'))],
     ['active', jsonLiteral(knex, knex.ref(column('active')), { notNull: true })],
     ['deleted', jsonLiteral(knex, knex.ref(column('deleted')), { notNull: true })],
-    ['disabled', date(knex, column('disabled'))],
-    ['created', date(knex, column('created'), { notNull: true })],
-    ['modified', date(knex, column('modified'), { notNull: true })],
-    ['last_logged_in', date(knex, column('last_logged_in'))],
+    ['disabled', jsonDate(knex, column('disabled'))],
+    ['created', jsonDate(knex, column('created'), { notNull: true })],
+    ['modified', jsonDate(knex, column('modified'), { notNull: true })],
+    ['last_logged_in', jsonDate(knex, column('last_logged_in'))],
   ]
   if (contain.profile)
     fields.push([
@@ -114,8 +114,8 @@ export const userObject = (
           ['user_id', uuid(knex, column('id'))],
           ['first_name', text(knex, column('profile_first_name'))],
           ['last_name', text(knex, column('profile_last_name'))],
-          ['created', date(knex, column('profile_created'), { notNull: true })],
-          ['modified', date(knex, column('profile_modified'), { notNull: true })],
+          ['created', jsonDate(knex, column('profile_created'), { notNull: true })],
+          ['modified', jsonDate(knex, column('profile_modified'), { notNull: true })],
           ['avatar', avatar(knex, appUrl, source)],
         ]),
       ),
@@ -128,8 +128,8 @@ export const userObject = (
           ['id', uuid(knex, column('role_id'))],
           ['name', text(knex, column('role_name'))],
           ['description', text(knex, column('role_description'))],
-          ['created', date(knex, column('role_created'))],
-          ['modified', date(knex, column('role_modified'))],
+          ['created', jsonDate(knex, column('role_created'))],
+          ['modified', jsonDate(knex, column('role_modified'))],
         ]),
       ),
     ])
@@ -148,11 +148,11 @@ export const userObject = (
           ['key_id', text(knex, 'gpgkeys.key_id')],
           ['fingerprint', text(knex, 'gpgkeys.fingerprint')],
           ['type', text(knex, 'gpgkeys.type')],
-          ['expires', date(knex, 'gpgkeys.expires')],
-          ['key_created', date(knex, 'gpgkeys.key_created')],
+          ['expires', jsonDate(knex, 'gpgkeys.expires')],
+          ['key_created', jsonDate(knex, 'gpgkeys.key_created')],
           ['deleted', jsonLiteral(knex, knex.ref('gpgkeys.deleted'), { notNull: true })],
-          ['created', date(knex, 'gpgkeys.created', { notNull: true })],
-          ['modified', date(knex, 'gpgkeys.modified', { notNull: true })],
+          ['created', jsonDate(knex, 'gpgkeys.created', { notNull: true })],
+          ['modified', jsonDate(knex, 'gpgkeys.modified', { notNull: true })],
         ]),
       ),
     ])
@@ -174,7 +174,7 @@ export const membershipText = (knex: Knex) =>
     ['group_id', uuid(knex, 'group_members.group_id')],
     ['user_id', uuid(knex, 'group_members.user_id')],
     ['is_admin', jsonLiteral(knex, knex.ref('group_members.is_admin'), { notNull: true })],
-    ['created', date(knex, 'group_members.created', { notNull: true })],
+    ['created', jsonDate(knex, 'group_members.created', { notNull: true })],
   ])
 
 /** The document of each row of `page`, as a text column `document`. */
