@@ -25,7 +25,7 @@ import { markdownPluginsKey } from '../markdown/site-plugins.ts'
 import { cachedClientAssets, listStaticFiles } from '../output/assets.ts'
 import { routeDir } from '../output/output.ts'
 import { OutputWriter } from '../output/output-writer.ts'
-import { loadTemplates, SiteOutput, useTemplates } from '../output/site-output.ts'
+import { loadTemplates, SiteOutput } from '../output/site-output.ts'
 import { hasOverrides, themeKey } from '../output/theme.ts'
 import type { RendererInit } from '../render/doc-deps.ts'
 import type { DocRenderer } from '../render/doc-renderer.ts'
@@ -196,7 +196,8 @@ export class SiteBuilder {
         this.options.outDir,
         this.options.dev ? undefined : cache?.output,
       )
-      const output = new SiteOutput(this.options.outDir, siteConfig.baseUrl, writer)
+      this.templates = await themedTemplates
+      const output = new SiteOutput(this.options.outDir, siteConfig.baseUrl, writer, this.templates)
       const search = this.search.index(this.site.searchablePages(), {
         ...searchTarget,
         cache,
@@ -212,8 +213,6 @@ export class SiteBuilder {
       this.siteAssets = { ...assets, sidebars: output.writeSidebarData(this.site.sidebars) }
 
       stages.start('pages')
-      this.templates = await themedTemplates
-      useTemplates(this.templates)
       const site = this.model
       const siteKey = SiteOutput.siteKey(site, themeKey(theme))
       const routes = await writePages({
@@ -303,7 +302,12 @@ export class SiteBuilder {
           changed.push(copy)
         }
     }
-    const output = new SiteOutput(this.options.outDir, this.config.site.baseUrl)
+    const output = new SiteOutput(
+      this.options.outDir,
+      this.config.site.baseUrl,
+      undefined,
+      this.templates,
+    )
     if (sidebarsChanged) {
       this.site.resolveSidebars(this.diagnostics)
       this.siteAssets.sidebars = output.writeSidebarData(this.site.sidebars)
@@ -332,7 +336,10 @@ export class SiteBuilder {
    * for loading nor for compiling that code.
    */
   async warmUp(): Promise<void> {
-    const [renderer, { renderPage }] = await Promise.all([this.docRenderer(), loadTemplates()])
+    const [renderer, { renderPage }] = await Promise.all([
+      this.docRenderer(),
+      loadTemplates(this.templates),
+    ])
     const [first] = this.site.states
     if (!first) return
     const { result } = renderer.render(first.source)
@@ -348,7 +355,6 @@ export class SiteBuilder {
   }
 
   async close(): Promise<void> {
-    useTemplates(undefined)
     this.themes.close()
     this.searchUpdates?.cancel()
     await this.search?.close()

@@ -22,21 +22,17 @@ export interface KeyedPage {
 }
 
 type Templates = typeof import('../../templates/render.tsx')
-let templates: Promise<Templates> | undefined
-/** The templates bundled with a site's component overrides, when it has some. */
-let themedTemplates: string | undefined
+let ownTemplates: Promise<Templates> | undefined
 
-/** The page templates, loaded on the first page written. */
-export const loadTemplates = (): Promise<Templates> => {
-  templates ??= themedTemplates ? import(themedTemplates) : import('../../templates/render.tsx')
-  return templates
-}
-
-/** Renders pages with the templates bundled at `url` (cli/output/theme.ts), or Keyward's own. */
-export const useTemplates = (url: string | undefined): void => {
-  if (url === themedTemplates) return
-  themedTemplates = url
-  templates = undefined
+/**
+ * The page templates: those bundled with a site's overrides at `url` (cli/output/theme.ts), or
+ * Keyward's own, loaded on the first page written. Each build names its own, so builds that
+ * run side by side in one process (tests, a dev server beside a build) never swap them.
+ */
+export const loadTemplates = (url?: string): Promise<Templates> => {
+  if (url) return import(url) // a themed bundle has a file of its own, cached by its URL
+  ownTemplates ??= import('../../templates/render.tsx')
+  return ownTemplates
 }
 
 export class SiteOutput {
@@ -45,6 +41,8 @@ export class SiteOutput {
     private readonly baseUrl: string,
     /** Unset: write directly (the dev server after an edit). */
     private readonly writer?: OutputWriter,
+    /** The templates bundled with the site's overrides, if it has some. */
+    private readonly templates?: string,
   ) {}
 
   /** A path below the output folder for `path` below the base URL. */
@@ -123,7 +121,7 @@ export class SiteOutput {
   async writePage(site: SiteModel, { page, key }: KeyedPage): Promise<void> {
     const paths = this.pagePaths(page)
     if (this.unchanged(paths, key)) return
-    const { renderPage } = await loadTemplates()
+    const { renderPage } = await loadTemplates(this.templates)
     this.put(paths[0], key, () => renderPage(site, page))
     this.put(paths[1], key, () => JSON.stringify(page))
   }
@@ -144,7 +142,7 @@ export class SiteOutput {
       const path = `${page.route.slice(1, -'404/'.length)}404.html`
       const key = SiteOutput.pageKey(siteKey, page)
       if (this.unchanged([path], key)) continue
-      const { renderPage } = await loadTemplates()
+      const { renderPage } = await loadTemplates(this.templates)
       this.put(path, key, () => renderPage(site, page))
     }
     this.writeSitemap(docs)

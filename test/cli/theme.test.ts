@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import test from 'ava'
 import { build } from '../../cli/build.ts'
+import { SiteBuilder } from '../../cli/builder/site-builder.ts'
 import { BuildFailedError } from '../../cli/errors.ts'
 import { baseConfig, createSite, doc, type Teardown } from '../helpers/site.ts'
 
@@ -68,6 +69,25 @@ test('theme/Footer.tsx replaces the footer on every page; its own imports resolv
     t.false(html.includes('footer__grid'), page)
   }
   t.true(site.read('docs/guide/index.html').includes('own pagination'))
+})
+
+test('a dev server and a build in one process each keep their own templates', async (t) => {
+  const themed = themedSite(t)
+  const plain = createSite(t, { 'guide/index.md': doc({ title: 'Guide' }, 'Hello.\n') })
+  const dev = new SiteBuilder({ root: themed.root, outDir: themed.out, workers: 1, dev: true })
+  t.teardown(() => dev.close())
+  await dev.buildAll()
+  // A whole build runs and closes while the dev server stays up.
+  await build({ root: plain.root, outDir: plain.out, workers: 1, cacheDir: false })
+  for (const page of ['docs/guide/index.html', 'docs/index.html', 'docs/404.html']) {
+    t.false(plain.read(page).includes('my-footer'), page)
+    t.true(plain.read(page).includes('footer__grid'), page)
+  }
+  themed.write('content/docs/guide/next.md', doc({ title: 'Next' }, 'Edited.\n'))
+  await dev.updateDocs([join(themed.root, 'content/docs/guide/next.md')])
+  const edited = themed.read('docs/guide/next/index.html')
+  t.true(edited.includes('Edited.'))
+  t.true(edited.includes('<footer class="my-footer">'))
 })
 
 test('an overridden component that the browser renders again is in the client bundle too', async (t) => {
