@@ -2,7 +2,7 @@
 // nginx in front of a real server: TLS and HSTS from nginx, HTTP redirected, the app URL the
 // server announces is the public HTTPS one, and the clients' addresses and scheme believed
 // from nginx alone.
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import test from 'ava'
 import {
@@ -29,7 +29,13 @@ test("the guide's nginx configuration terminates TLS in front of Keyward, with H
     .replace('listen 80;', `listen 127.0.0.1:${api.httpPort};`)
     .replace('http://127.0.0.1:8080', `http://127.0.0.1:${api.apiPort}`)
   t.not(server, guide)
-  for (const folder of ['body', 'proxy', 'logs']) mkdirSync(join(dir, folder))
+  // Started as root, nginx's workers run as nobody: they must reach the folders where they
+  // buffer request and response bodies.
+  chmodSync(dir, 0o755)
+  for (const folder of ['body', 'proxy', 'logs']) {
+    mkdirSync(join(dir, folder))
+    chmodSync(join(dir, folder), 0o777)
+  }
   const conf = join(dir, 'nginx.conf')
   writeFileSync(
     conf,
