@@ -2,7 +2,6 @@
 // the passbolt envelope, plugin middleware, and the routes of the assembled plugins.
 import { randomUUID } from 'node:crypto'
 import { setTimeout as delay } from 'node:timers/promises'
-import Router from '@koa/router'
 import Koa from 'koa'
 import type { AppContext } from '../app.ts'
 import { databaseUnavailable, httpErrorOfDatabase } from '../db/errors.ts'
@@ -14,6 +13,7 @@ import { loggableError, loggablePath } from './log-safety.ts'
 import { routeMiddleware } from './pipeline.ts'
 import { requestContext } from './request-context.ts'
 import { type Context, SECURITY_HEADERS, type State, sendEnvelope } from './respond.ts'
+import { RouteTable } from './route-table.ts'
 import { ListReadFailed, StalledClient } from './row-stream.ts'
 
 /** `/roles/{id}.json` to the router's `/roles/:id.json`. */
@@ -102,14 +102,14 @@ export const createKoaApp = (app: AppContext): Koa<State> => {
   const koa = new Koa<State>({ proxy: false })
   const trusted = addressMatcher(app.config.trustedProxies)
   const httpsApp = app.config.appUrl.startsWith('https:')
-  const router = new Router<State>()
+  const table = new RouteTable()
   // Fixed paths win over parameter ones (`/users/csrf-token.json` before `/users/{id}.json`).
   const params = (path: string) => (path.match(/\{/g) ?? []).length + (path.includes('*') ? 10 : 0)
   const routes = app.plugins
     .flatMap((plugin) => plugin.routes ?? [])
     .sort((a, b) => params(a.path) - params(b.path))
   for (const route of routes)
-    router.register(toRouterPath(route.path), [route.method], routeMiddleware(app, route) as never)
+    table.register(toRouterPath(route.path), route.method, routeMiddleware(app, route) as never)
 
   koa.use(async (ctx, next) => {
     const scope: RequestScope = { requestId: randomUUID(), mails: [] }
@@ -170,12 +170,12 @@ export const createKoaApp = (app: AppContext): Koa<State> => {
     const middleware = plugin.middleware(app)
     koa.use((ctx, next) => middleware(requestContext(ctx, app), next))
   }
-  koa.use(router.routes())
+  koa.use(table.middleware())
   // Reached only when no route took the request: a known path asked with another method is 405.
   koa.use(async (ctx) => {
-    const layers = router.match(ctx.path, ctx.method).path
-    if (layers.length === 0) return
-    const allowed = new Set(layers.flatMap((layer) => layer.methods))
+    const methods = table.methodsOf(ctx.path)
+    if (methods.length === 0) return
+    const allowed = new Set(methods)
     throw new HttpError(405, messages.methodNotAllowed, '', { Allow: [...allowed].join(', ') })
   })
   // Errors are rendered and logged in the first middleware; what reaches Koa's own handler (which
