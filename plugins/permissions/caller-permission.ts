@@ -18,21 +18,30 @@ export interface CallerPermissionColumns {
   p_modified?: string
 }
 
-/** Joins the caller's highest permission on each item (`itemColumn`) of the list. */
+/**
+ * Joins the caller's highest permission on each item (`itemColumn`) of the list: as `p_` columns
+ * (`callerPermissionJson` makes them an object), or as its JSON document alone (`p_document`,
+ * for lists that PostgreSQL writes whole).
+ */
 export const joinCallerPermission = (
   list: Knex.QueryBuilder,
   knex: Knex,
   userId: string,
   aco: Aco,
   itemColumn: string,
+  as: 'columns' | 'document' = 'columns',
 ) =>
   list
     .join(
-      highestPermissionRows(knex, userId, aco).as('highest'),
+      highestPermissionRows(knex, userId, aco, as === 'document').as('highest'),
       'highest.aco_foreign_key',
       itemColumn,
     )
-    .select(COLUMNS.map((column) => `highest.${column} as p_${column}`))
+    .select(
+      as === 'document'
+        ? ['highest.document as p_document']
+        : COLUMNS.map((column) => `highest.${column} as p_${column}`),
+    )
 
 /** The row's `permission`, when the list joined it. */
 export const callerPermissionJson = (

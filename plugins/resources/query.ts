@@ -77,7 +77,8 @@ export const listQuery = (
   knex: Knex,
   userId: string,
   filters: ResourceFilters,
-  withPermission: boolean,
+  /** The caller's highest permission row, as `joinCallerPermission` joins it, if asked. */
+  permission: false | 'columns' | 'document',
   /** Whether the rows carry `folder_parent_id` and `personal` (else the caller joins them). */
   treeColumns = true,
 ) => {
@@ -88,8 +89,8 @@ export const listQuery = (
     .select(RESOURCE_COLUMNS.map((column) => `resources.${column}`))
   // The caller's highest permission row carries their level: with it, a second pass over the
   // permissions for the level alone is spared.
-  const level = withPermission ? 'highest.type' : 'access.permission_type'
-  if (withPermission) joinCallerPermission(list, knex, userId, 'Resource', 'resources.id')
+  const level = permission ? 'highest.type' : 'access.permission_type'
+  if (permission) joinCallerPermission(list, knex, userId, 'Resource', 'resources.id', permission)
   else
     list.join(
       readableBy(knex, userId, 'Resource').as('access'),
@@ -152,7 +153,7 @@ export const selectResources = (
 ) =>
   selectPage<ResourceRow>(em, query, (knex) =>
     applyOrder(
-      listQuery(knex, userId, filters, Boolean(query.contain.permission)),
+      listQuery(knex, userId, filters, query.contain.permission ? 'columns' : false),
       query.order,
       SORTABLE,
     ).orderBy('resources.id'),
