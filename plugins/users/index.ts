@@ -13,6 +13,7 @@ import { usersByRole } from './admins.ts'
 import { GpgkeySchema } from './entities/Gpgkey.ts'
 import { ProfileSchema } from './entities/Profile.ts'
 import { UserSchema } from './entities/User.ts'
+import { Migration20261127100200KeyDocuments } from './migrations/Migration20261127100200KeyDocuments.ts'
 import { routes } from './routes.ts'
 
 export { defaultAvatarUrls } from '../avatars/index.ts'
@@ -51,6 +52,9 @@ export default definePlugin({
   // Profiles carry their avatar's addresses; without the avatars plugin nobody serves them.
   reads: ['avatars'],
   entities: [UserSchema, ProfileSchema, GpgkeySchema],
+  migrations: [
+    { name: 'Migration20261127100200KeyDocuments', class: Migration20261127100200KeyDocuments },
+  ],
   routes,
   init: async (app) => {
     accountStates.set(app, createAccountStates(app))

@@ -139,21 +139,8 @@ export const userObject = (
       unlessNull(
         knex,
         'gpgkeys.id',
-        jsonObjectText(knex, [
-          ['id', uuid(knex, 'gpgkeys.id')],
-          ['user_id', uuid(knex, 'gpgkeys.user_id')],
-          ['armored_key', text(knex, 'gpgkeys.armored_key')],
-          ['bits', jsonLiteral(knex, knex.ref('gpgkeys.bits'))],
-          ['uid', text(knex, 'gpgkeys.uid')],
-          ['key_id', text(knex, 'gpgkeys.key_id')],
-          ['fingerprint', text(knex, 'gpgkeys.fingerprint')],
-          ['type', text(knex, 'gpgkeys.type')],
-          ['expires', jsonDate(knex, 'gpgkeys.expires')],
-          ['key_created', jsonDate(knex, 'gpgkeys.key_created')],
-          ['deleted', jsonLiteral(knex, knex.ref('gpgkeys.deleted'), { notNull: true })],
-          ['created', jsonDate(knex, 'gpgkeys.created', { notNull: true })],
-          ['modified', jsonDate(knex, 'gpgkeys.modified', { notNull: true })],
-        ]),
+        // Kept ready by PostgreSQL (the users plugin's key documents migration).
+        knex.raw('gpgkeys.document'),
       ),
     ])
   if (contain.groups_users)

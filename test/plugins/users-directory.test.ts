@@ -54,8 +54,13 @@ test('non-administrators see active users only, administrators also inactive one
 })
 
 test('the default contains are profile (with avatar), key, role and memberships; the extension contains are answered', async (t) => {
-  const { api, admin, ada, bob } = await setup(t)
+  const { api, admin, ada, bob, sql } = await setup(t)
   const groupId = await makeGroup(api, 'Accounting', [ada, bob])
+  // The key's kept document follows its row (dates in UTC, whatever the offset written).
+  await sql(
+    "update gpgkeys set expires = '2031-02-03 04:05:06.789+02', bits = null, modified = now() where user_id = $1",
+    [ada.id],
+  )
   const full = (await ada.client.fetch('/users.json')).json.body
   const adaRow = full.find((user: { id: string }) => user.id === ada.id)
   t.is(adaRow.profile.first_name, 'Test')
@@ -64,6 +69,8 @@ test('the default contains are profile (with avatar), key, role and memberships;
     small: `${api.app.config.appUrl}img/avatar/user.png`,
   })
   t.is(adaRow.gpgkey.fingerprint, ada.fingerprint)
+  t.is(adaRow.gpgkey.expires, '2031-02-03T02:05:06+00:00')
+  t.is(adaRow.gpgkey.bits, null)
   t.is(adaRow.role.name, 'user')
   t.like(adaRow.groups_users, [{ group_id: groupId, user_id: ada.id, is_admin: true }])
   for (const user of full) t.deepEqual(await clientValidation('UserEntity', user), {})
