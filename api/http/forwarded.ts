@@ -20,12 +20,25 @@ export const addressMatcher = (entries: readonly string[]): AddressMatcher => {
     if (bits === undefined) list.addAddress(ip, type)
     else list.addSubnet(ip, Number(bits), type)
   }
+  if (entries.length === 0) return () => false
+  // Every request asks about its peer, and peers repeat (the proxies themselves, kept-alive
+  // clients): the answers are kept, up to a bound, rather than parsed again each time.
+  const known = new Map<string, boolean>()
   return (address) => {
-    const plain = unmapped(address)
-    const version = isIP(plain)
-    return version !== 0 && list.check(plain, version === 6 ? 'ipv6' : 'ipv4')
+    let answer = known.get(address)
+    if (answer === undefined) {
+      const plain = unmapped(address)
+      const version = isIP(plain)
+      answer = version !== 0 && list.check(plain, version === 6 ? 'ipv6' : 'ipv4')
+      if (known.size >= KNOWN_ADDRESSES) known.clear()
+      known.set(address, answer)
+    }
+    return answer
   }
 }
+
+/** Addresses whose answer `addressMatcher` keeps at once. */
+const KNOWN_ADDRESSES = 4096
 
 export interface Client {
   /** The address throttles count and logs name. */
