@@ -17,7 +17,10 @@ export interface TableDump {
   data: Buffer
 }
 
-/** The public tables and their columns, in column order. */
+/**
+ * The public tables and the columns they store, in column order. Generated columns (documents
+ * PostgreSQL keeps ready) are left out: the restore writes them again from the rest of the row.
+ */
 const tablesOf = async (client: pg.ClientBase) => {
   const { rows } = await client.query<{ table_name: string; columns: string[] }>(
     `select c.table_name, array_agg(c.column_name::text order by c.ordinal_position) as columns
@@ -25,6 +28,7 @@ const tablesOf = async (client: pg.ClientBase) => {
        join information_schema.tables t
          on t.table_schema = c.table_schema and t.table_name = c.table_name
       where c.table_schema = 'public' and t.table_type = 'BASE TABLE'
+        and c.is_generated = 'NEVER'
       group by c.table_name order by c.table_name`,
   )
   return rows.map((row) => ({ name: row.table_name, columns: row.columns }))
