@@ -12,8 +12,11 @@ const firstSegment = (path: string): string => {
   return (end === -1 ? path.slice(1) : path.slice(1, end + 1)).toLowerCase()
 }
 
-/** Whether a route's first segment is fixed text, so that it can be filed under it. */
-const isFixed = (segment: string) => !/[:*(?]/.test(segment)
+/**
+ * Whether a route's first segment is fixed text, so that it can be filed under it: no parameter,
+ * wildcard or optional part (`/app{/*rest}` matches `/app` too, so it is tried everywhere).
+ */
+const isFixed = (segment: string) => /^[\w-]*$/.test(segment)
 
 export class RouteTable {
   private readonly routers = new Map<string, Router<State>>()

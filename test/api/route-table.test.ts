@@ -34,6 +34,7 @@ test('each request reaches the first matching route of its segment, or a paramet
   table.register('/users/:id.json', 'PUT', answering('update'))
   table.register('/users-extra/:id.json', 'GET', answering('extra'))
   table.register('/', 'GET', answering('root'))
+  table.register('/app{/*rest}', 'GET', answering('app'))
   table.register('/:page', 'GET', answering('page'))
   const call = await serve(t, table)
   t.is(await call('GET', '/users/me.json'), 'me')
@@ -44,6 +45,8 @@ test('each request reaches the first matching route of its segment, or a paramet
   t.is(await call('GET', '/users-extra/abc.json'), 'extra')
   t.is(await call('GET', '/'), 'root')
   t.is(await call('GET', '/about'), 'page')
+  t.is(await call('GET', '/app'), 'app')
+  t.is(await call('GET', '/app/settings/mobile'), 'app')
   // No route of that method: the next middleware learns which methods the path has.
   t.is(await call('DELETE', '/users/abc.json'), 'none HEAD,GET,PUT')
   t.is(await call('DELETE', '/groups/abc.json'), 'none ')
