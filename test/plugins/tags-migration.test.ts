@@ -65,7 +65,12 @@ test('existing tags are merged into one shared tag a slug and one personal tag a
   await link(r2.id, mixed, bob.id)
   await link(r1.id, adas, ada.id)
 
-  const after = await createOrm({ url, entities: [], migrations })
+  // Up to this migration: later ones are not what this test is about.
+  const after = await createOrm({
+    url,
+    entities: [],
+    migrations: migrations.filter((migration) => migration.name <= KEYS),
+  })
   t.teardown(() => after.close())
   t.deepEqual(await migrate(after), [KEYS])
 
