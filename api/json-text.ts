@@ -54,26 +54,13 @@ export const jsonConstant = (value: string | number | boolean): JsonText => ({
 /** JSON text computed by SQL, never null (a nested document, a list). */
 export const jsonRaw = (sql: Sql): JsonText => ({ sql })
 
-/**
- * The object of these fields, in this order, as one text expression; after `opening` (JSON
- * text of an object's first fields, without the closing brace, kept ready by PostgreSQL) when
- * given.
- */
-export const jsonObjectText = (
-  knex: Knex,
-  fields: [string, JsonText][],
-  opening?: Sql,
-): Knex.Raw => {
+/** The object of these fields, in this order, as one text expression. */
+export const jsonObjectText = (knex: Knex, fields: [string, JsonText][]): Knex.Raw => {
   const parts: string[] = []
   const bindings: Sql[] = []
   let pending = '{'
-  if (opening) {
-    parts.push('?')
-    bindings.push(opening)
-    pending = ''
-  }
   fields.forEach(([key, value], index) => {
-    pending += `${index === 0 && !opening ? '' : ','}${JSON.stringify(key)}:`
+    pending += `${index === 0 ? '' : ','}${JSON.stringify(key)}:`
     if ('constant' in value) {
       pending += value.constant
       return

@@ -11,12 +11,14 @@ import {
   jsonObjectText,
   jsonPlainString,
   jsonRaw,
+  jsonString,
 } from '../../api/json-text.ts'
 import type { ParsedQuery } from '../../api/query.ts'
 import { favoriteObject, joinFavorite } from '../favorites/index.ts'
 import { joinTreeColumns } from '../folder-tree/index.ts'
 import { callerPermissionObject, permissionsOfItemsDocuments } from '../permissions/index.ts'
 import { tagsOfResourcesDocuments } from '../tags/index.ts'
+import { jsonDate } from '../users/index.ts'
 import { listQuery, type ResourceFilters, SORTABLE } from './query.ts'
 
 /** The contains the documents carry; any other one sends the list through `resourceJson`. */
@@ -38,26 +40,48 @@ const POSITION = '__position'
 type Field = [string, JsonText]
 
 /**
- * A row of `page` as one document, in JSON text: the resource's own fields as PostgreSQL keeps
- * them ready (`document_head`: v5 resources answer their encrypted metadata, v4 ones their
- * clear fields, never both, as `putMetadataOrClearFields`), then the caller's folder and the
- * contains in the order the route declares them.
+ * A row of `page` as one document, in JSON text: v5 resources answer their encrypted metadata,
+ * v4 ones their clear fields, never both (as `putMetadataOrClearFields`), then the contains in
+ * the order the route declares them.
  */
 const resourceDocument = (
   knex: Knex,
   contain: Readonly<Record<string, boolean>>,
   tree: ReturnType<typeof joinTreeColumns>,
 ) => {
-  const fields: Field[] = [
+  const ref = (name: string) => knex.ref(`page.${name}`)
+  const text = (name: string): Field => [name, jsonString(knex, ref(name))]
+  const uuid = (name: string, notNull = false): Field => [
+    name,
+    jsonPlainString(knex, ref(name), { notNull }),
+  ]
+  const date = (name: string, notNull = false): Field => [
+    name,
+    jsonDate(knex, `page.${name}`, { notNull }),
+  ]
+  const rest: Field[] = [
+    ['deleted', jsonLiteral(knex, ref('deleted'), { notNull: true })],
+    date('created', true),
+    date('modified', true),
+    uuid('created_by'),
+    uuid('modified_by'),
+    uuid('resource_type_id', true),
+    date('expired'),
     ['folder_parent_id', jsonPlainString(knex, tree.folderParentId)],
     ['personal', jsonLiteral(knex, tree.personal, { notNull: true })],
   ]
-  if (contain.permission) fields.push(['permission', jsonRaw(callerPermissionObject(knex, 'page'))])
-  if (contain.favorite) fields.push(['favorite', jsonRaw(favoriteObject(knex))])
-  if (contain.tag) fields.push(['tags', jsonRaw(knex.raw(`coalesce(item_tags.tags, '[]')`))])
+  if (contain.permission) rest.push(['permission', jsonRaw(callerPermissionObject(knex, 'page'))])
+  if (contain.favorite) rest.push(['favorite', jsonRaw(favoriteObject(knex))])
+  if (contain.tag) rest.push(['tags', jsonRaw(knex.raw(`coalesce(item_tags.tags, '[]')`))])
   if (contain.permissions)
-    fields.push(['permissions', jsonRaw(knex.raw(`coalesce(item_permissions.permissions, '[]')`))])
-  return jsonObjectText(knex, fields, knex.ref('page.document_head'))
+    rest.push(['permissions', jsonRaw(knex.raw(`coalesce(item_permissions.permissions, '[]')`))])
+  const id = uuid('id', true)
+  const v4 = ['name', 'username', 'uri', 'description'].map(text)
+  const v5 = [text('metadata'), uuid('metadata_key_id'), text('metadata_key_type')]
+  return knex.raw('case when page.metadata is null then ? else ? end', [
+    jsonObjectText(knex, [id, ...v4, ...rest]),
+    jsonObjectText(knex, [id, ...v5, ...rest]),
+  ])
 }
 
 /**
@@ -87,10 +111,7 @@ const documentsStatement = (
 ) => {
   const { contain } = query
   const build = () =>
-    listQuery(knex, userId, filters, contain.permission ? 'document' : false, false, [
-      'id',
-      'document_head',
-    ])
+    listQuery(knex, userId, filters, contain.permission ? 'document' : false, false)
   const orderBy = [
     ...query.order.map(({ field, direction }) => ({
       column: SORTABLE[field as keyof typeof SORTABLE],

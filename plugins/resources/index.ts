@@ -6,7 +6,6 @@ import { resourceDeletion } from './deletion.ts'
 import { ResourceSchema } from './entities/Resource.ts'
 import { metadataBatchRoutes } from './metadata-batch.ts'
 import { Migration20261127010100ResourceRecords } from './migrations/Migration20261127010100ResourceRecords.ts'
-import { Migration20261127100300ResourceDocuments } from './migrations/Migration20261127100300ResourceDocuments.ts'
 import { routes } from './routes.ts'
 
 export { type ResourceRow, selectResources } from './query.ts'
@@ -28,10 +27,6 @@ export default definePlugin({
     {
       name: 'Migration20261127010100ResourceRecords',
       class: Migration20261127010100ResourceRecords,
-    },
-    {
-      name: 'Migration20261127100300ResourceDocuments',
-      class: Migration20261127100300ResourceDocuments,
     },
   ],
   routes: [...routes, ...metadataBatchRoutes],

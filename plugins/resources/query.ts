@@ -81,13 +81,12 @@ export const listQuery = (
   permission: false | 'columns' | 'document',
   /** Whether the rows carry `folder_parent_id` and `personal` (else the caller joins them). */
   treeColumns = true,
-  columns: readonly string[] = RESOURCE_COLUMNS,
 ) => {
   const list = knex('resources')
     .join('resource_types', 'resource_types.id', 'resources.resource_type_id')
     .where('resources.deleted', false)
     .whereNull('resource_types.deleted')
-    .select(columns.map((column) => `resources.${column}`))
+    .select(RESOURCE_COLUMNS.map((column) => `resources.${column}`))
   // The caller's highest permission row carries their level: with it, a second pass over the
   // permissions for the level alone is spared.
   const level = permission ? 'highest.type' : 'access.permission_type'
