@@ -18,30 +18,21 @@ export interface CallerPermissionColumns {
   p_modified?: string
 }
 
-/**
- * Joins the caller's highest permission on each item (`itemColumn`) of the list: as `p_` columns
- * (`callerPermissionJson` makes them an object), or as its JSON document alone (`p_document`,
- * for lists that PostgreSQL writes whole).
- */
+/** Joins the caller's highest permission on each item (`itemColumn`) of the list. */
 export const joinCallerPermission = (
   list: Knex.QueryBuilder,
   knex: Knex,
   userId: string,
   aco: Aco,
   itemColumn: string,
-  as: 'columns' | 'document' = 'columns',
 ) =>
   list
     .join(
-      highestPermissionRows(knex, userId, aco, as === 'document').as('highest'),
+      highestPermissionRows(knex, userId, aco).as('highest'),
       'highest.aco_foreign_key',
       itemColumn,
     )
-    .select(
-      as === 'document'
-        ? ['highest.document as p_document']
-        : COLUMNS.map((column) => `highest.${column} as p_${column}`),
-    )
+    .select(COLUMNS.map((column) => `highest.${column} as p_${column}`))
 
 /** The row's `permission`, when the list joined it. */
 export const callerPermissionJson = (

@@ -2,7 +2,17 @@
 // `caller-permission.ts` give, for lists whose rows PostgreSQL writes whole (so that tens of
 // thousands of embedded permissions are neither parsed nor stringified by the server).
 import type { Knex } from '@mikro-orm/postgresql'
-import { embeddedUserDocuments, isoDate } from '../users/index.ts'
+import {
+  type JsonText,
+  jsonConstant,
+  jsonLiteral,
+  jsonObjectText,
+  jsonPlainString,
+  jsonRaw,
+  jsonString,
+} from '../../api/json-text.ts'
+import { embeddedUserDocuments, isoDate, jsonDate } from '../users/index.ts'
+import type { Aco } from './levels.ts'
 
 type Field = [string, Knex.Raw | Knex.Ref<string, Record<string, string>>]
 
@@ -10,15 +20,39 @@ const object = (knex: Knex, fields: Field[]) =>
   knex.raw(`json_build_object(${fields.map(() => '?::text, ?').join(', ')})`, fields.flat())
 
 /**
- * The item's `permission` (its caller's highest), from the `p_document` column that
- * `joinCallerPermission` added to the list row `source`, as JSON text.
+ * The item's `permission` (its caller's highest) from the `p_` columns `joinCallerPermission`
+ * added to the list row `source`, whose item id is `source.id`, as JSON text.
  */
-export const callerPermissionObject = (knex: Knex, source: string) =>
-  knex.ref(`${source}.p_document`)
+export const callerPermissionObject = (knex: Knex, aco: Aco, source: string) =>
+  jsonObjectText(knex, [
+    ['id', jsonPlainString(knex, knex.ref(`${source}.p_id`), { notNull: true })],
+    ['aco', jsonConstant(aco)],
+    ['aco_foreign_key', jsonPlainString(knex, knex.ref(`${source}.id`), { notNull: true })],
+    ['aro', jsonString(knex, knex.ref(`${source}.p_aro`))],
+    [
+      'aro_foreign_key',
+      jsonPlainString(knex, knex.ref(`${source}.p_aro_foreign_key`), { notNull: true }),
+    ],
+    ['type', jsonLiteral(knex, knex.ref(`${source}.p_type`), { notNull: true })],
+    ['created', jsonDate(knex, `${source}.p_created`, { notNull: true })],
+    ['modified', jsonDate(knex, `${source}.p_modified`, { notNull: true })],
+  ])
 
-/** The permission's document with one more field (its holder), as JSON text. */
-const withHolder = (knex: Knex, name: string, value: Knex.Raw) =>
-  knex.raw(`left(permissions.document, -1) || ',"${name}":' || (?) || '}'`, [value])
+const permissionFields = (knex: Knex): [string, JsonText][] => {
+  const uuid = (column: string) =>
+    jsonPlainString(knex, knex.ref(`permissions.${column}`), { notNull: true })
+  const date = (column: string) => jsonDate(knex, `permissions.${column}`, { notNull: true })
+  return [
+    ['id', uuid('id')],
+    ['aco', jsonString(knex, knex.ref('permissions.aco'))],
+    ['aco_foreign_key', uuid('aco_foreign_key')],
+    ['aro', jsonString(knex, knex.ref('permissions.aro'))],
+    ['aro_foreign_key', uuid('aro_foreign_key')],
+    ['type', jsonLiteral(knex, knex.ref('permissions.type'), { notNull: true })],
+    ['created', date('created')],
+    ['modified', date('modified')],
+  ]
+}
 
 /** A group as `groupJson` answers it: `created_by` and `modified_by` only when set. */
 const groupObject = (knex: Knex) =>
@@ -45,6 +79,7 @@ export const permissionsOfItemsDocuments = (
   options: { users?: 'profile'; groups?: boolean; appUrl: string },
 ) => {
   const query = knex('permissions').whereIn('permissions.aco_foreign_key', ids)
+  const base = permissionFields(knex)
   const cases: string[] = []
   const bindings: Knex.RawBinding[] = []
   if (options.users) {
@@ -67,7 +102,7 @@ export const permissionsOfItemsDocuments = (
     cases.push('when ?? is not null then ?')
     bindings.push(
       'holder_users.id',
-      withHolder(knex, 'user', knex.raw('holder_users.document::text')),
+      jsonObjectText(knex, [...base, ['user', jsonRaw(knex.raw('holder_users.document::text'))]]),
     )
   }
   if (options.groups) {
@@ -77,13 +112,16 @@ export const permissionsOfItemsDocuments = (
     cases.push('when ?? is not null then ?')
     bindings.push(
       'holder_groups.id',
-      withHolder(knex, 'group', knex.raw('(?)::text', [groupObject(knex)])),
+      jsonObjectText(knex, [
+        ...base,
+        ['group', jsonRaw(knex.raw('(?)::text', [groupObject(knex)]))],
+      ]),
     )
   }
   const permission =
     cases.length === 0
-      ? knex.ref('permissions.document')
-      : knex.raw(`case ${cases.join(' ')} else ?? end`, [...bindings, 'permissions.document'])
+      ? jsonObjectText(knex, base)
+      : knex.raw(`case ${cases.join(' ')} else ? end`, [...bindings, jsonObjectText(knex, base)])
   return query
     .groupBy('permissions.aco_foreign_key')
     .select(

@@ -6,7 +6,6 @@ import type { AppContext } from '../../api/app.ts'
 import { type AccessChange, definePlugin } from '../../api/plugin.ts'
 import { userDeletion, userDirectory } from '../users/index.ts'
 import { PermissionSchema } from './entities/Permission.ts'
-import { Migration20261127100100PermissionDocuments } from './migrations/Migration20261127100100PermissionDocuments.ts'
 import { routes } from './routes.ts'
 import { transferOwnership } from './transfer.ts'
 import { userDirectoryFilters } from './user-filter.ts'
@@ -81,12 +80,6 @@ export default definePlugin({
   name: 'permissions',
   dependsOn: ['users'],
   entities: [PermissionSchema],
-  migrations: [
-    {
-      name: 'Migration20261127100100PermissionDocuments',
-      class: Migration20261127100100PermissionDocuments,
-    },
-  ],
   routes,
   extensions: [
     userDeletion.provide({ transfer: transferOwnership }),

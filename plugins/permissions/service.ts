@@ -29,35 +29,14 @@ export const readableBy = (knex: Knex, userId: string, aco: Aco) =>
     .whereIn('permissions.aro_foreign_key', arosOf(knex, userId))
     .groupBy('permissions.aco_foreign_key')
 
-const HIGHEST_COLUMNS = [
-  'id',
-  'aco',
-  'aco_foreign_key',
-  'aro',
-  'aro_foreign_key',
-  'type',
-  'created',
-  'modified',
-] as const
-
 /**
  * The permission row that gives the user their level on each readable item (`contain[permission]`):
  * the highest, a direct one before a group's when they tie.
  */
-export const highestPermissionRows = (
-  knex: Knex,
-  userId: string,
-  aco: Aco,
-  /** With the row's JSON document (`permissions.document`). */
-  withDocument = false,
-) =>
+export const highestPermissionRows = (knex: Knex, userId: string, aco: Aco) =>
   knex('permissions')
     .distinctOn('permissions.aco_foreign_key')
-    .select(
-      [...HIGHEST_COLUMNS, ...(withDocument ? ['document'] : [])].map(
-        (column) => `permissions.${column}`,
-      ),
-    )
+    .select('permissions.*')
     .where('permissions.aco', aco)
     // The caller's few aros as an array read the index on `aro_foreign_key`, where `in` would
     // hash-join every permission of the organisation (a seq scan of 500,000 rows for 10,000).

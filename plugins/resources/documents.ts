@@ -70,7 +70,8 @@ const resourceDocument = (
     ['folder_parent_id', jsonPlainString(knex, tree.folderParentId)],
     ['personal', jsonLiteral(knex, tree.personal, { notNull: true })],
   ]
-  if (contain.permission) rest.push(['permission', jsonRaw(callerPermissionObject(knex, 'page'))])
+  if (contain.permission)
+    rest.push(['permission', jsonRaw(callerPermissionObject(knex, 'Resource', 'page'))])
   if (contain.favorite) rest.push(['favorite', jsonRaw(favoriteObject(knex))])
   if (contain.tag) rest.push(['tags', jsonRaw(knex.raw(`coalesce(item_tags.tags, '[]')`))])
   if (contain.permissions)
@@ -110,8 +111,7 @@ const documentsStatement = (
   appUrl: string,
 ) => {
   const { contain } = query
-  const build = () =>
-    listQuery(knex, userId, filters, contain.permission ? 'document' : false, false)
+  const build = () => listQuery(knex, userId, filters, Boolean(contain.permission), false)
   const orderBy = [
     ...query.order.map(({ field, direction }) => ({
       column: SORTABLE[field as keyof typeof SORTABLE],

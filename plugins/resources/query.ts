@@ -77,8 +77,7 @@ export const listQuery = (
   knex: Knex,
   userId: string,
   filters: ResourceFilters,
-  /** The caller's highest permission row, as `joinCallerPermission` joins it, if asked. */
-  permission: false | 'columns' | 'document',
+  withPermission: boolean,
   /** Whether the rows carry `folder_parent_id` and `personal` (else the caller joins them). */
   treeColumns = true,
 ) => {
@@ -89,8 +88,8 @@ export const listQuery = (
     .select(RESOURCE_COLUMNS.map((column) => `resources.${column}`))
   // The caller's highest permission row carries their level: with it, a second pass over the
   // permissions for the level alone is spared.
-  const level = permission ? 'highest.type' : 'access.permission_type'
-  if (permission) joinCallerPermission(list, knex, userId, 'Resource', 'resources.id', permission)
+  const level = withPermission ? 'highest.type' : 'access.permission_type'
+  if (withPermission) joinCallerPermission(list, knex, userId, 'Resource', 'resources.id')
   else
     list.join(
       readableBy(knex, userId, 'Resource').as('access'),
@@ -153,7 +152,7 @@ export const selectResources = (
 ) =>
   selectPage<ResourceRow>(em, query, (knex) =>
     applyOrder(
-      listQuery(knex, userId, filters, query.contain.permission ? 'columns' : false),
+      listQuery(knex, userId, filters, Boolean(query.contain.permission)),
       query.order,
       SORTABLE,
     ).orderBy('resources.id'),
