@@ -1,6 +1,6 @@
 // The routes, one @koa/router a first path segment. A router tests every route it holds, one
-// regular expression after another, for each request; with two hundred routes that scan was a
-// tenth of the CPU of a small authenticated call. The first segment (`users` in
+// regular expression after another, for each request; with two hundred routes that scan was
+// about 7 % of the CPU of a small authenticated call. The first segment (`users` in
 // `/users/me.json` and `/users.json`) picks the one router that can match.
 import Router from '@koa/router'
 import type { Middleware } from 'koa'
@@ -20,7 +20,7 @@ const isFixed = (segment: string) => /^[\w-]*$/.test(segment)
 
 export class RouteTable {
   private readonly routers = new Map<string, Router<State>>()
-  /** Routes whose first segment is a parameter: tried after the segment's own router. */
+  /** Routes whose first segment is not fixed text: tried after the segment's own router. */
   private readonly anySegment = new Router<State>()
 
   /** Adds a route; among routes that match the same request, the first added wins. */
