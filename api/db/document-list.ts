@@ -10,11 +10,25 @@ export const DOCUMENT = 'document'
 export const LIST_TOTAL = '__total'
 
 /**
- * Rows read from the cursor at a time: about 2 MiB of documents with the resources' permission
- * tree. Batches of 2,000 made the server's memory grow by about 350 MiB while it sent 10,000
- * passwords with the permission tree, against under 40 MiB with these (bench/resources.ts).
+ * Rows of the first batch: the count comes with it, and its documents' size sets the next
+ * batches' (`nextBatch`).
  */
-const BATCH = 500
+const FIRST_BATCH = 500
+
+/**
+ * About how much text a batch holds after the first. The batch, its joined text and its bytes
+ * on their way to the socket are alive at once, and the garbage collector lets large strings
+ * pile up between collections: batches of 2,000 documents of the resources' permission tree
+ * (about 8 MiB) made the server's memory grow by about 350 MiB while it sent 10,000 passwords,
+ * against under 40 MiB with 500 (about 2 MiB; bench/resources.ts).
+ */
+const BATCH_TEXT = 1024 * 1024
+
+/** Rows of the next batch, for documents the size of `rows`: small documents, more a batch. */
+const nextBatch = (rows: readonly string[]) => {
+  const length = rows.reduce((sum, row) => sum + row.length, 0) / Math.max(rows.length, 1)
+  return Math.min(2_000, Math.max(50, Math.round(BATCH_TEXT / Math.max(length, 1))))
+}
 
 export interface DocumentListOptions {
   /**
@@ -42,7 +56,7 @@ export const readDocumentList = async (
     workMem: options.workMem,
   })
   try {
-    const first = await cursor.read(BATCH)
+    const first = await cursor.read(FIRST_BATCH)
     let count = first.length > 0 ? Number(first[0][LIST_TOTAL]) : 0
     if (first.length === 0 && options.countPastEnd) {
       const listed = options.countPastEnd
@@ -51,22 +65,24 @@ export const readDocumentList = async (
       )
       count = Number(counted.count)
     }
-    let pending: Promise<DocumentRow[]> = Promise.resolve(first)
+    let pending = { rows: Promise.resolve(first), asked: FIRST_BATCH }
     let over = false
     const documents: JsonRowBatches = {
       next: async () => {
         if (over) return []
-        const rows = await pending
+        const rows = await pending.rows
+        const texts = rows.map((row) => row[DOCUMENT])
         // A short batch is the last: the connection goes back before the client has it all.
-        if (rows.length < BATCH) {
+        if (rows.length < pending.asked) {
           over = true
           await cursor.close()
         } else {
           // The next batch is asked for now, so PostgreSQL sends it while this one is written.
-          pending = cursor.read(BATCH)
-          pending.catch(() => {})
+          const asked = nextBatch(texts)
+          pending = { rows: cursor.read(asked), asked }
+          pending.rows.catch(() => {})
         }
-        return rows.map((row) => row[DOCUMENT])
+        return texts
       },
       close: cursor.close,
     }
