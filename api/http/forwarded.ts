@@ -13,6 +13,7 @@ const unmapped = (address: string) => /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(addr
 
 /** Compiles a list such as `127.0.0.1,10.0.0.0/8,fd00::/8` (entries validated by the config). */
 export const addressMatcher = (entries: readonly string[]): AddressMatcher => {
+  if (entries.length === 0) return () => false
   const list = new BlockList()
   for (const entry of entries) {
     const [ip, bits] = entry.split('/')
@@ -20,7 +21,6 @@ export const addressMatcher = (entries: readonly string[]): AddressMatcher => {
     if (bits === undefined) list.addAddress(ip, type)
     else list.addSubnet(ip, Number(bits), type)
   }
-  if (entries.length === 0) return () => false
   // Every request asks about its peer, and peers repeat (the proxies themselves, kept-alive
   // clients): the answers are kept, up to a bound, rather than parsed again each time.
   const known = new Map<string, boolean>()
