@@ -86,6 +86,11 @@ export const configSchema = z.strictObject({
    * has the first administrator's extension set encrypted metadata up; `v4` keeps it in clear.
    */
   metadataNewOrganisations: z.enum(['v4', 'v5']).default('v5'),
+  /**
+   * Characters of whole lists (the resources list, the users directory) each process keeps
+   * per kind of list until a table they read changes; 0 keeps none.
+   */
+  listCacheSize: bytes.default(128 * 1024 * 1024),
 })
 
 export type ServerConfig = z.output<typeof configSchema> & { appUrl: string }
@@ -121,6 +126,7 @@ export const ENV: Record<keyof z.input<typeof configSchema>, string> = {
   tlsCert: 'KEYWARD_TLS_CERT',
   tlsKey: 'KEYWARD_TLS_KEY',
   metadataNewOrganisations: 'KEYWARD_METADATA_NEW_ORGANISATIONS',
+  listCacheSize: 'KEYWARD_LIST_CACHE_SIZE',
 }
 
 export class ConfigError extends Error {

@@ -52,9 +52,12 @@ const env: NodeJS.ProcessEnv = {
   KEYWARD_LOG_LEVEL: 'warn',
 }
 
-const startProcess = (args: string[]) =>
+const startProcess = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) =>
   new Promise<ChildProcess>((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(process.execPath, args, {
+      env: { ...env, ...extraEnv },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
     let out = ''
     child.stdout!.on('data', (chunk) => {
       out += chunk
@@ -136,6 +139,15 @@ const statementsOf = async (path: string, headers: Record<string, string> = {}) 
 const statements = {
   me: await statementsOf('/users/me.json', bearer),
   health: await statementsOf('/healthcheck/status.json'),
+  // Any change drops what is kept: the next view reads the database again.
+  meUnkept: await (async () => {
+    app.changes.wroteHere()
+    const seen: string[] = []
+    const stop = onQuery(app.orm, (sql) => seen.push(sql))
+    await localClient.fetch('/users/me.json', { headers: bearer })
+    stop()
+    return seen.length
+  })(),
 }
 await local.close()
 await shutdownApp(app)
@@ -151,16 +163,34 @@ const server = await startProcess([
   join(root, 'bin/api.js'),
   'start',
 ])
+// The same server keeping no answers: what each request costs when something changed since
+// the last one, and what the view's statement costs.
+const unkept = await startProcess([join(root, 'bin/api.js'), 'start'], {
+  KEYWARD_PORT: String(port + 2),
+  KEYWARD_LIST_CACHE_SIZE: '0',
+})
 try {
   await new Promise((resolve) => setTimeout(resolve, 1000))
   const idle = rssMiB(server.pid!)
   // Warm both up before measuring.
   await autocannon({ url: `http://127.0.0.1:${port + 1}/`, connections, duration: 2 })
   await autocannon({ url: `${base}/users/me.json`, connections, duration: 2, headers: bearer })
+  await autocannon({
+    url: `http://127.0.0.1:${port + 2}/users/me.json`,
+    connections,
+    duration: 2,
+    headers: bearer,
+  })
   const runs = [
     await load('bare Koa + SELECT 1 (ceiling)', `http://127.0.0.1:${port + 1}/`, ceiling.pid!),
     await load('GET /healthcheck/status.json', `${base}/healthcheck/status.json`, server.pid!),
     await load('bearer GET /users/me.json', `${base}/users/me.json`, server.pid!, bearer),
+    await load(
+      'bearer GET /users/me.json, nothing kept',
+      `http://127.0.0.1:${port + 2}/users/me.json`,
+      unkept.pid!,
+      bearer,
+    ),
     ...(await values.also.reduce<Promise<Awaited<ReturnType<typeof load>>[]>>(
       async (done, path) => [
         ...(await done),
@@ -177,13 +207,19 @@ try {
     '| route | req/s | of ceiling | p50 | p99 | server CPU per request | statements | peak RSS | errors |',
   )
   console.log('|---|---|---|---|---|---|---|---|---|')
-  const count = [1, statements.health, statements.me, ...values.also.map(() => '?')]
+  const count = [
+    1,
+    statements.health,
+    statements.me,
+    statements.meUnkept,
+    ...values.also.map(() => '?'),
+  ]
   for (const [i, run] of runs.entries())
     console.log(
       `| ${run.name} | ${run.rps.toFixed(0)} | ${((run.rps / top) * 100).toFixed(0)} % | ${run.p50} ms | ${run.p99} ms | ${run.cpuPerRequest.toFixed(3)} ms | ${count[i]} | ${run.peak.toFixed(0)} MiB | ${run.errors} |`,
     )
 } finally {
-  for (const child of [server, ceiling]) {
+  for (const child of [server, unkept, ceiling]) {
     child.kill('SIGTERM')
     await new Promise((resolve) => child.once('exit', resolve))
   }

@@ -176,11 +176,22 @@ const get = (url: string, headers: Record<string, string>) =>
   })
 
 /** `runs` sequential requests after two warm-ups; the RSS growth is the peak over the RSS before. */
+/**
+ * A change to a table every kept list reads (the profiles), then time for the server to hear
+ * of it: the next list is read from PostgreSQL again, as after anyone's change.
+ */
+export const changeKeptLists = (db: { query(sql: string): Promise<unknown> }) => async () => {
+  await db.query('update profiles set modified = modified where false')
+  await new Promise((resolve) => setTimeout(resolve, 30))
+}
+
 export const measure = async (
   server: ChildProcess,
   url: string,
   headers: Record<string, string>,
   runs: number,
+  /** Run before each request, outside its time (a change, so that nothing kept answers). */
+  beforeEach?: () => Promise<unknown>,
 ): Promise<Figures> => {
   const before = rssMiB(server.pid!)
   let peak = before
@@ -193,6 +204,7 @@ export const measure = async (
   let count = 0
   try {
     for (let i = 0; i < runs + 2; i++) {
+      await beforeEach?.()
       const cpuBefore = cpuMs(server.pid!)
       const started = performance.now()
       const { status, text } = await get(url, headers)

@@ -13,6 +13,7 @@ export type ChangeListener = (id: string) => void
 
 export class ChangeFeed {
   private readonly listeners = new Map<string, Set<ChangeListener>>()
+  private readonly writeListeners = new Set<() => void>()
   private client: pg.Client | undefined
   private retry: NodeJS.Timeout | undefined
   private stopped = false
@@ -30,6 +31,21 @@ export class ChangeFeed {
     const set = this.listeners.get(table) ?? new Set()
     set.add(listener)
     this.listeners.set(table, set)
+  }
+
+  /** Calls `listener` whenever this process has just changed rows (`wroteHere`). */
+  onWriteHere(listener: () => void): void {
+    this.writeListeners.add(listener)
+  }
+
+  /**
+   * This process committed a change. Its notification reaches this process a moment after the
+   * commit, possibly after the client's next request: caches that must show a client its own
+   * change at once drop what they keep now.
+   */
+  wroteHere(): void {
+    this.generation++
+    for (const listener of this.writeListeners) listener()
   }
 
   private emit(table: string, id: string) {

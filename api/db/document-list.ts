@@ -3,6 +3,7 @@
 // never the whole list, and the count is known before the answer starts.
 import type { EntityManager, Knex } from '@mikro-orm/postgresql'
 import type { JsonRowBatches } from '../envelope.ts'
+import type { ListKeeper } from './list-cache.ts'
 import { openRowCursor } from './row-cursor.ts'
 
 /** The column each row carries its document in, and the one with the list's full count. */
@@ -38,6 +39,8 @@ export interface DocumentListOptions {
   countPastEnd?: () => Knex.QueryBuilder
   /** PostgreSQL's `work_mem` for the statement (see `RowCursorOptions`). */
   workMem?: string
+  /** Given every document as it is read, and the count once the list is read to its end. */
+  keeper?: ListKeeper
 }
 
 type DocumentRow = { [DOCUMENT]: string; [LIST_TOTAL]: string }
@@ -72,10 +75,12 @@ export const readDocumentList = async (
         if (over) return []
         const rows = await pending.rows
         const texts = rows.map((row) => row[DOCUMENT])
+        options.keeper?.add(texts)
         // A short batch is the last: the connection goes back before the client has it all.
         if (rows.length < pending.asked) {
           over = true
           await cursor.close()
+          options.keeper?.finish(count)
         } else {
           // The next batch is asked for now, so PostgreSQL sends it while this one is written.
           const asked = nextBatch(texts)

@@ -29,6 +29,9 @@ const authenticate = async (
   return undefined
 }
 
+/** Methods that change nothing. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
 /** passbolt lower-cases UUIDs in paths before validating them. */
 const lowerCaseUuids = (params: Record<string, string>) =>
   Object.fromEntries(Object.entries(params).map(([k, v]) => [k, isUuid(v) ? v.toLowerCase() : v]))
@@ -149,6 +152,10 @@ export const routeMiddleware = (app: AppContext, route: Route) => async (ctx: Co
     )
       await app.throttle.fail(keys)
     throw error
+  } finally {
+    // Whatever the change committed, the client's next request must see it, even if it comes
+    // before PostgreSQL's notification of it reaches this process.
+    if (!SAFE_METHODS.has(ctx.method)) app.changes.wroteHere()
   }
   try {
     writeReply(ctx, route, reply)

@@ -12,6 +12,7 @@ import { Migration20261126100000Throttles } from './Migration20261126100000Throt
 import { Migration20261126150000MailQueue } from './Migration20261126150000MailQueue.ts'
 import { Migration20261126150100ScheduledJobs } from './Migration20261126150100ScheduledJobs.ts'
 import { Migration20261127100000JsonText } from './Migration20261127100000JsonText.ts'
+import { Migration20261127200000ListChanges } from './Migration20261127200000ListChanges.ts'
 
 export const migrationsList = [
   { name: 'Migration20261122000000Initial', class: Migration20261122000000Initial },
@@ -27,4 +28,5 @@ export const migrationsList = [
   { name: 'Migration20261126150000MailQueue', class: Migration20261126150000MailQueue },
   { name: 'Migration20261126150100ScheduledJobs', class: Migration20261126150100ScheduledJobs },
   { name: 'Migration20261127100000JsonText', class: Migration20261127100000JsonText },
+  { name: 'Migration20261127200000ListChanges', class: Migration20261127200000ListChanges },
 ]

@@ -3,7 +3,9 @@
 // extension's sync call, the permission tree) built in the same statement, so that a list of
 // tens of megabytes is neither parsed nor stringified by the server, which sends it as it comes.
 import type { EntityManager, Knex } from '@mikro-orm/postgresql'
+import type { AppContext } from '../../api/app.ts'
 import { DOCUMENT, LIST_TOTAL, readDocumentList } from '../../api/db/document-list.ts'
+import { ListCache } from '../../api/db/list-cache.ts'
 import type { JsonRowBatches, Pagination } from '../../api/envelope.ts'
 import {
   type JsonText,
@@ -13,6 +15,7 @@ import {
   jsonRaw,
   jsonString,
 } from '../../api/json-text.ts'
+import { pluginState } from '../../api/plugin.ts'
 import type { ParsedQuery } from '../../api/query.ts'
 import { favoriteObject, joinFavorite } from '../favorites/index.ts'
 import { joinTreeColumns } from '../folder-tree/index.ts'
@@ -103,7 +106,7 @@ export interface ResourceDocuments {
  * The statement writing the page of resources the user can read that match the filters, as
  * documents in the list's order, whatever the contains; and the list's own query, to count it.
  */
-const documentsStatement = (
+export const documentsStatement = (
   knex: Knex,
   userId: string,
   query: Pick<ParsedQuery, 'page' | 'limit' | 'order' | 'contain'>,
@@ -161,20 +164,52 @@ const documentsStatement = (
 }
 
 /**
+ * Every table the documents statement reads, for the list cache (a test holds this to the
+ * statement's plans): a change to any of them may change a list.
+ */
+export const RESOURCE_LIST_TABLES = [
+  'resources',
+  'resource_types',
+  'permissions',
+  'groups_users',
+  'users',
+  'profiles',
+  'groups',
+  'favorites',
+  'tags',
+  'resources_tags',
+  'folders_relations',
+  'avatars',
+]
+
+/** The lists of each server, kept per caller and request until a table they read changes. */
+const keptLists = pluginState<ListCache>('resources.lists')
+
+export const keepResourceLists = (app: AppContext) =>
+  keptLists.set(app, new ListCache(app.changes, RESOURCE_LIST_TABLES, app.config.listCacheSize))
+
+/**
  * The page of resources the user can read that match the filters, as documents read from a
- * cursor in one snapshot (`readDocumentList`).
+ * cursor in one snapshot (`readDocumentList`), or as they were read last time when nothing they
+ * show has changed since.
  */
 export const selectResourceDocuments = async (
   em: EntityManager,
+  app: AppContext,
   userId: string,
   query: Pick<ParsedQuery, 'page' | 'limit' | 'order' | 'contain'>,
   filters: ResourceFilters,
-  appUrl: string,
 ): Promise<ResourceDocuments> => {
-  const { statement, build } = documentsStatement(em.getKnex(), userId, query, filters, appUrl)
+  const pagination = (count: number) => ({ count, page: query.page, limit: query.limit })
+  const key = JSON.stringify([userId, query.page, query.limit, query.order, query.contain, filters])
+  const { kept, keeper } = keptLists.get(app).lookup(key)
+  if (kept) return { documents: kept.documents, pagination: pagination(kept.count) }
+  const knex = em.getKnex()
+  const { statement, build } = documentsStatement(knex, userId, query, filters, app.config.appUrl)
   const { documents, count } = await readDocumentList(em, statement, {
     countPastEnd: query.page > 1 ? build : undefined,
     workMem: SORT_MEMORY,
+    keeper,
   })
-  return { documents, pagination: { count, page: query.page, limit: query.limit } }
+  return { documents, pagination: pagination(count) }
 }

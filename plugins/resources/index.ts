@@ -3,6 +3,7 @@
 import { definePlugin } from '../../api/plugin.ts'
 import { userDeletion } from '../users/index.ts'
 import { resourceDeletion } from './deletion.ts'
+import { keepResourceLists } from './documents.ts'
 import { ResourceSchema } from './entities/Resource.ts'
 import { metadataBatchRoutes } from './metadata-batch.ts'
 import { Migration20261127010100ResourceRecords } from './migrations/Migration20261127010100ResourceRecords.ts'
@@ -30,5 +31,6 @@ export default definePlugin({
     },
   ],
   routes: [...routes, ...metadataBatchRoutes],
+  init: async (app) => keepResourceLists(app),
   extensions: [userDeletion.provide(resourceDeletion)],
 })

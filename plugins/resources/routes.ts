@@ -100,10 +100,10 @@ export const routes = [
       if (documentsCover(query.contain)) {
         const { documents, pagination } = await selectResourceDocuments(
           em,
+          app,
           user.id,
           query,
           filtersOf(query),
-          app.config.appUrl,
         )
         return new Reply(new JsonRowStream(documents), { pagination })
       }

@@ -6,6 +6,7 @@ import type { EntityManager, Knex } from '@mikro-orm/postgresql'
 import type { AppContext } from '../../api/app.ts'
 import type { AuthUser } from '../../api/auth/user.ts'
 import { DOCUMENT, LIST_TOTAL, readDocumentList } from '../../api/db/document-list.ts'
+import { ListCache } from '../../api/db/list-cache.ts'
 import {
   type CompiledQuery,
   compileQuery,
@@ -14,6 +15,7 @@ import {
 } from '../../api/db/prepared.ts'
 import type { JsonRowBatches, Pagination } from '../../api/envelope.ts'
 import { selectRows } from '../../api/orm.ts'
+import { pluginState } from '../../api/plugin.ts'
 import type { ParsedQuery } from '../../api/query.ts'
 import { joinAvatar } from '../avatars/index.ts'
 import { userDirectory } from './extensions.ts'
@@ -146,7 +148,7 @@ type DocumentRow = {
 }
 
 /** The directory's statement for a request: the narrow page, then each user's document. */
-const directoryStatement = async (
+export const directoryStatement = async (
   em: EntityManager,
   app: AppContext,
   request: DirectoryRequest & Pick<ParsedQuery, 'page' | 'limit' | 'order'>,
@@ -235,13 +237,45 @@ export const streamUsers = async (
   app: AppContext,
   request: DirectoryRequest & Pick<ParsedQuery, 'page' | 'limit' | 'order'>,
 ): Promise<{ documents: JsonRowBatches; pagination: Pagination }> => {
+  const pagination = (count: number) => ({ count, page: request.page, limit: request.limit })
+  // Other plugins' filters may read tables of their own to shape the statement: those lists
+  // are not kept.
+  const keepable = Object.keys(request.filter).every((name) => CORE_FILTERS.has(name))
+  const { user, contain, filter, page, limit, order } = request
+  const key = JSON.stringify([user.id, user.role, contain, filter, page, limit, order])
+  const { kept, keeper } = keepable ? keptLists.get(app).lookup(key) : {}
+  if (kept) return { documents: kept.documents, pagination: pagination(kept.count) }
   const { query, statement } = await directoryStatement(em, app, request)
   const { documents, count } = await readDocumentList(em, statement.orderBy(`page.${POSITION}`), {
     countPastEnd: request.page > 1 ? () => query.clone() : undefined,
     workMem: SORT_MEMORY,
+    keeper,
   })
-  return { documents, pagination: { count, page: request.page, limit: request.limit } }
+  return { documents, pagination: pagination(count) }
 }
+
+/** The directory's own filters; each reads only `USER_LIST_TABLES`. */
+const CORE_FILTERS = new Set(['is-active', 'is-admin', 'search', 'has-groups', 'ids'])
+
+/**
+ * Every table the directory statement reads with the core filters, for the list cache (a test
+ * holds this to the statement's plans): a change to any of them may change a list.
+ */
+export const USER_LIST_TABLES = [
+  'users',
+  'roles',
+  'profiles',
+  'avatars',
+  'gpgkeys',
+  'groups_users',
+  'groups',
+]
+
+/** The lists of each server, kept per caller and request until a table they read changes. */
+const keptLists = pluginState<ListCache>('users.lists')
+
+export const keepUserLists = (app: AppContext) =>
+  keptLists.set(app, new ListCache(app.changes, USER_LIST_TABLES, app.config.listCacheSize))
 
 /**
  * The view statement of each server, compiled once per caller role and set of contains and run
@@ -250,16 +284,46 @@ export const streamUsers = async (
  */
 const viewStatements = new WeakMap<AppContext, Map<string, CompiledQuery>>()
 
-/** One user as the directory shows them to the caller, or undefined when hidden. */
+/**
+ * One user as the directory shows them to the caller, or undefined when hidden. `kept`: the
+ * answer may be the one read last time for the same request, when nothing it shows changed
+ * since (as the lists, `keepUserLists`); a request that changes the user must not say so, as
+ * the change it is making is not yet seen by the cache.
+ */
 export const viewUser = async (
   em: EntityManager,
   app: AppContext,
   request: DirectoryRequest & { id: string },
+  options: { kept?: boolean } = {},
 ): Promise<Record<string, unknown> | undefined> => {
+  const contains = Object.keys(request.contain)
+    .filter((name) => request.contain[name])
+    .sort()
+  const { user, id } = request
+  const { kept, keeper } = options.kept
+    ? keptLists.get(app).lookup(JSON.stringify(['view', user.id, user.role, id, contains]))
+    : {}
+  if (kept) {
+    const [document] = await kept.documents.next()
+    return document === undefined ? undefined : JSON.parse(document)
+  }
+  const document = await readView(em, app, request, contains)
+  keeper?.add(document === undefined ? [] : [document])
+  keeper?.finish(document === undefined ? 0 : 1)
+  // Parsed each time: the contains other plugins load are added to the object answered.
+  return document === undefined ? undefined : JSON.parse(document)
+}
+
+/** One user's document, through the statement compiled for the caller's role and contains. */
+const readView = async (
+  em: EntityManager,
+  app: AppContext,
+  request: DirectoryRequest & { id: string },
+  contains: string[],
+): Promise<string | undefined> => {
   if (!viewStatements.has(app)) viewStatements.set(app, new Map())
   const compiled = viewStatements.get(app)!
-  const contains = Object.keys(request.contain).filter((name) => request.contain[name])
-  const key = `${request.user.role === 'admin'}|${contains.sort().join(',')}`
+  const key = `${request.user.role === 'admin'}|${contains.join(',')}`
   let statement = compiled.get(key)
   if (!statement) {
     const built = await directoryStatement(em, app, {
@@ -273,5 +337,5 @@ export const viewUser = async (
     compiled.set(key, statement)
   }
   const [row] = await runCompiled<DocumentRow>(em, statement, [request.id])
-  return row === undefined ? undefined : JSON.parse(row.document)
+  return row?.document
 }

@@ -10,6 +10,7 @@ import {
   readAccountState,
 } from './account-state.ts'
 import { usersByRole } from './admins.ts'
+import { keepUserLists } from './directory.ts'
 import { GpgkeySchema } from './entities/Gpgkey.ts'
 import { ProfileSchema } from './entities/Profile.ts'
 import { UserSchema } from './entities/User.ts'
@@ -58,6 +59,7 @@ export default definePlugin({
   routes,
   init: async (app) => {
     accountStates.set(app, createAccountStates(app))
+    keepUserLists(app)
     onRoleChange(app, { holders: usersByRole })
   },
 })

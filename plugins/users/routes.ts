@@ -168,7 +168,7 @@ export const routes = [
     response: userJson,
     handler: async ({ params, user, em, app, query }) => {
       const id = params.id === 'me' ? user.id : params.id
-      const view = await viewUser(em, app, { user: user, id, ...query })
+      const view = await viewUser(em, app, { user: user, id, ...query }, { kept: true })
       if (!view) throw new HttpError(404, messages.notFound)
       return view
     },

@@ -91,8 +91,14 @@ export const sendBody = (member: Member, method: string, path: string, body: unk
 
 export const sqlOf =
   (api: TestApi) =>
-  (text: string, values: unknown[] = []) =>
-    query(api.app.database.url, text, values)
+  async (text: string, values: unknown[] = []) => {
+    const rows = await query(api.app.database.url, text, values)
+    // The server keeps lists until it hears of a change; a test that changes rows and asks at
+    // once must not race PostgreSQL's notification, as a client's change made through the
+    // server does not (see `ChangeFeed.wroteHere`).
+    api.app.changes.wroteHere()
+    return rows
+  }
 
 /** A live group with these members (the first a manager), written to the database. */
 export const makeGroup = async (api: TestApi, name: string, members: { id: string }[]) => {

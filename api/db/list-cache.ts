@@ -1,0 +1,128 @@
+// Whole lists written by PostgreSQL (the resources list, the users directory), kept per caller
+// and query until any table they read changes. Clients ask the same list again and again (the
+// extension syncs its passwords each time it opens) while nothing changed, and a list of 10,000
+// documents costs PostgreSQL about a hundred milliseconds to write each time.
+//
+// A list is kept only when it was read whole while the change feed was live and no change was
+// heard between the lookup and its last row (the `FeedCache` rule); any change to a table the
+// list reads, heard from PostgreSQL or made by this process, drops every list the cache keeps.
+// A change made by another process is seen here when its notification arrives, moments after
+// its commit, as with every cache fed by `ChangeFeed`.
+import type { JsonRowBatches } from '../envelope.ts'
+import type { ChangeFeed } from './change-feed.ts'
+
+/** About what an entry costs besides its key and documents, in characters. */
+const ENTRY_OVERHEAD = 256
+
+/** A list as it was read: its full count and its documents, in the batches they came in. */
+interface KeptList {
+  count: number
+  batches: (readonly string[])[]
+  /** Characters of all its documents: what it weighs against the cache's bound. */
+  size: number
+}
+
+/** Collects a list as it is read, to keep it once it is whole. */
+export interface ListKeeper {
+  /** The documents of one batch, in order. */
+  add(documents: readonly string[]): void
+  /** The list was read to its end: keep it if nothing changed since the lookup. */
+  finish(count: number): void
+}
+
+/** A list found in the cache, or what will keep it once it is read. */
+export type ListLookup =
+  | { kept: { count: number; documents: JsonRowBatches }; keeper?: undefined }
+  | { kept?: undefined; keeper: ListKeeper }
+
+/** Reads a kept list's batches again, one a call, as `readDocumentList` gives them. */
+const replay = (kept: KeptList): JsonRowBatches => {
+  let next = 0
+  return {
+    next: async () => kept.batches[next++] ?? [],
+    close: async () => {},
+  }
+}
+
+export class ListCache {
+  private readonly entries = new Map<string, KeptList>()
+  private size = 0
+
+  /**
+   * `tables`: every table the cached lists read. `maxSize`: characters kept in all (0 keeps
+   * nothing); a list over an eighth of it is never kept, so that one large answer (the
+   * permission tree of a whole vault, 40 MiB for 10,000 passwords) cannot push out all the
+   * others, nor hold the server's memory up while it is sent: its documents are let go of once
+   * they pass that size.
+   */
+  constructor(
+    private readonly feed: ChangeFeed,
+    tables: readonly string[],
+    private readonly maxSize: number,
+  ) {
+    for (const table of tables) feed.on(table, () => this.clear())
+    feed.onWriteHere(() => this.clear())
+  }
+
+  /** The list kept for `key`, or a keeper that stores it if it is read whole in time. */
+  lookup(key: string): ListLookup {
+    const found = this.feed.live ? this.entries.get(key) : undefined
+    if (found) {
+      // Maps iterate in insertion order: a list read again goes last, and the least recently
+      // read goes first when room is needed.
+      this.entries.delete(key)
+      this.entries.set(key, found)
+      return { kept: { count: found.count, documents: replay(found) } }
+    }
+    return { keeper: this.keeper(key) }
+  }
+
+  private keeper(key: string): ListKeeper {
+    const generation = this.feed.generation
+    const limit = this.maxSize / 8
+    const batches: (readonly string[])[] = []
+    // An empty list still weighs its key and its entry, so that a flood of distinct requests
+    // answered by empty lists cannot grow the cache without end.
+    let size = key.length + ENTRY_OVERHEAD
+    let tooLarge = this.maxSize === 0
+    return {
+      add: (documents) => {
+        if (tooLarge) return
+        for (const document of documents) size += document.length
+        if (size > limit) {
+          tooLarge = true
+          batches.length = 0
+        } else batches.push(documents)
+      },
+      finish: (count) => {
+        if (tooLarge || !this.feed.live || generation !== this.feed.generation) return
+        this.store(key, { count, batches, size })
+      },
+    }
+  }
+
+  private store(key: string, list: KeptList) {
+    const replaced = this.entries.get(key)
+    if (replaced) {
+      this.entries.delete(key)
+      this.size -= replaced.size
+    }
+    for (const [oldest, entry] of this.entries) {
+      if (this.size + list.size <= this.maxSize) break
+      this.entries.delete(oldest)
+      this.size -= entry.size
+    }
+    this.entries.set(key, list)
+    this.size += list.size
+  }
+
+  private clear() {
+    this.entries.clear()
+    this.size = 0
+  }
+
+  /** Lists kept now, and the characters they hold. */
+  stats(): { lists: number; size: number } {
+    return { lists: this.entries.size, size: this.size }
+  }
+}
