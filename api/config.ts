@@ -87,8 +87,8 @@ export const configSchema = z.strictObject({
    */
   metadataNewOrganisations: z.enum(['v4', 'v5']).default('v5'),
   /**
-   * Characters of whole lists (the resources list, the users directory) each process keeps
-   * per kind of list until a table they read changes; 0 keeps none.
+   * Characters of whole lists each process keeps until a table they read changes, for the
+   * resources lists and as much again for the users directory and views; 0 keeps none.
    */
   listCacheSize: bytes.default(128 * 1024 * 1024),
 })

@@ -90,10 +90,18 @@ export class JsonRows {
   constructor(readonly rows: readonly string[]) {}
 }
 
+/**
+ * A batch of a list's documents: each one's JSON text, or all of them already written as the
+ * answer carries them (comma-separated, UTF-8), as a list kept from an earlier answer gives them.
+ */
+export type JsonRowBatch = readonly string[] | Buffer
+
 /** A list body written as JSON by PostgreSQL and read a batch at a time, as it is sent. */
 export interface JsonRowBatches {
   /** The next rows, in order; none once the list is over. */
-  next(): Promise<readonly string[]>
+  next(): Promise<JsonRowBatch>
+  /** Given the bytes each batch of rows was sent as, in order. */
+  sent?(batch: Buffer): void
   /** Stops the reading and frees what it holds (a database connection); idempotent. */
   close(): Promise<void>
 }

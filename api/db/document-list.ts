@@ -39,7 +39,7 @@ export interface DocumentListOptions {
   countPastEnd?: () => Knex.QueryBuilder
   /** PostgreSQL's `work_mem` for the statement (see `RowCursorOptions`). */
   workMem?: string
-  /** Given every document as it is read, and the count once the list is read to its end. */
+  /** Given each batch as it is sent, and the count once the whole list was sent. */
   keeper?: ListKeeper
 }
 
@@ -70,17 +70,21 @@ export const readDocumentList = async (
     }
     let pending = { rows: Promise.resolve(first), asked: FIRST_BATCH }
     let over = false
+    const { keeper } = options
     const documents: JsonRowBatches = {
       next: async () => {
-        if (over) return []
+        // The list was sent whole.
+        if (over) {
+          keeper?.finish(count)
+          return []
+        }
         const rows = await pending.rows
         const texts = rows.map((row) => row[DOCUMENT])
-        options.keeper?.add(texts)
         // A short batch is the last: the connection goes back before the client has it all.
         if (rows.length < pending.asked) {
           over = true
           await cursor.close()
-          options.keeper?.finish(count)
+          if (texts.length === 0) keeper?.finish(count)
         } else {
           // The next batch is asked for now, so PostgreSQL sends it while this one is written.
           const asked = nextBatch(texts)
@@ -89,6 +93,7 @@ export const readDocumentList = async (
         }
         return texts
       },
+      sent: (batch) => keeper?.add(batch),
       close: cursor.close,
     }
     return { documents, count }

@@ -11,22 +11,25 @@
 import type { JsonRowBatches } from '../envelope.ts'
 import type { ChangeFeed } from './change-feed.ts'
 
-/** About what an entry costs besides its key and documents, in characters. */
+/** About what an entry costs besides its key and documents, in bytes. */
 const ENTRY_OVERHEAD = 256
 
-/** A list as it was read: its full count and its documents, in the batches they came in. */
+/**
+ * A list as it was sent: its full count and its documents, in the batches they went in, as
+ * bytes, so that sending it again neither joins nor encodes anything.
+ */
 interface KeptList {
   count: number
-  batches: (readonly string[])[]
-  /** Characters of all its documents: what it weighs against the cache's bound. */
+  batches: Buffer[]
+  /** Bytes of all its batches and its key: what it weighs against the cache's bound. */
   size: number
 }
 
-/** Collects a list as it is read, to keep it once it is whole. */
+/** Collects a list as it is sent, to keep it once it was sent whole. */
 export interface ListKeeper {
-  /** The documents of one batch, in order. */
-  add(documents: readonly string[]): void
-  /** The list was read to its end: keep it if nothing changed since the lookup. */
+  /** The documents of one batch, comma-separated, as sent. */
+  add(batch: Buffer): void
+  /** The list was sent to its end: keep it if nothing changed since the lookup. */
   finish(count: number): void
 }
 
@@ -35,7 +38,7 @@ export type ListLookup =
   | { kept: { count: number; documents: JsonRowBatches }; keeper?: undefined }
   | { kept?: undefined; keeper: ListKeeper }
 
-/** Reads a kept list's batches again, one a call, as `readDocumentList` gives them. */
+/** A kept list's batches again, one a call. */
 const replay = (kept: KeptList): JsonRowBatches => {
   let next = 0
   return {
@@ -49,7 +52,7 @@ export class ListCache {
   private size = 0
 
   /**
-   * `tables`: every table the cached lists read. `maxSize`: characters kept in all (0 keeps
+   * `tables`: every table the cached lists read. `maxSize`: bytes kept in all (0 keeps
    * nothing); a list over an eighth of it is never kept, so that one large answer (the
    * permission tree of a whole vault, 40 MiB for 10,000 passwords) cannot push out all the
    * others, nor hold the server's memory up while it is sent: its documents are let go of once
@@ -64,7 +67,7 @@ export class ListCache {
     feed.onWriteHere(() => this.clear())
   }
 
-  /** The list kept for `key`, or a keeper that stores it if it is read whole in time. */
+  /** The list kept for `key`, or a keeper that stores it if it is sent whole in time. */
   lookup(key: string): ListLookup {
     const found = this.feed.live ? this.entries.get(key) : undefined
     if (found) {
@@ -80,22 +83,24 @@ export class ListCache {
   private keeper(key: string): ListKeeper {
     const generation = this.feed.generation
     const limit = this.maxSize / 8
-    const batches: (readonly string[])[] = []
+    const batches: Buffer[] = []
     // An empty list still weighs its key and its entry, so that a flood of distinct requests
     // answered by empty lists cannot grow the cache without end.
     let size = key.length + ENTRY_OVERHEAD
     let tooLarge = this.maxSize === 0
     return {
-      add: (documents) => {
+      add: (batch) => {
         if (tooLarge) return
-        for (const document of documents) size += document.length
+        size += batch.length
         if (size > limit) {
           tooLarge = true
           batches.length = 0
-        } else batches.push(documents)
+        } else batches.push(batch)
       },
       finish: (count) => {
         if (tooLarge || !this.feed.live || generation !== this.feed.generation) return
+        // Once: a keeper stores one list.
+        tooLarge = true
         this.store(key, { count, batches, size })
       },
     }
@@ -121,7 +126,7 @@ export class ListCache {
     this.size = 0
   }
 
-  /** Lists kept now, and the characters they hold. */
+  /** Lists kept now, and the bytes they hold. */
   stats(): { lists: number; size: number } {
     return { lists: this.entries.size, size: this.size }
   }

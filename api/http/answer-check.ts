@@ -69,8 +69,10 @@ export const checkedRows = (route: Route, schema: z.ZodType, body: JsonRowStream
   new JsonRowStream({
     next: async () => {
       const rows = await body.batches.next()
-      if (rows.length > 0) checkAnswer(route, schema, new JsonRows(rows))
+      if (Buffer.isBuffer(rows)) checkAnswer(route, schema, JSON.parse(`[${rows}]`))
+      else if (rows.length > 0) checkAnswer(route, schema, new JsonRows(rows))
       return rows
     },
+    sent: (batch) => body.batches.sent?.(batch),
     close: () => body.batches.close(),
   })

@@ -54,7 +54,13 @@ export const rowStream = (header: unknown, batches: JsonRowBatches): Readable =>
         stream.push(null)
         return
       }
-      stream.push(`${head}${first ? '' : ','}${rows.join(',')}`)
+      let batch: Buffer
+      if (Buffer.isBuffer(rows)) batch = rows
+      else {
+        batch = Buffer.from(rows.join(','))
+        batches.sent?.(batch)
+      }
+      stream.push(Buffer.concat([Buffer.from(`${head}${first ? '' : ','}`), batch]))
       first = false
       // Nothing more is asked of the database until the client takes data: if it does not,
       // the answer is cut and the connection goes back to the pool.

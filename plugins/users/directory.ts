@@ -304,11 +304,11 @@ export const viewUser = async (
     ? keptLists.get(app).lookup(JSON.stringify(['view', user.id, user.role, id, contains]))
     : {}
   if (kept) {
-    const [document] = await kept.documents.next()
-    return document === undefined ? undefined : JSON.parse(document)
+    const document = await kept.documents.next()
+    return Buffer.isBuffer(document) ? JSON.parse(document.toString()) : undefined
   }
   const document = await readView(em, app, request, contains)
-  keeper?.add(document === undefined ? [] : [document])
+  if (document !== undefined) keeper?.add(Buffer.from(document))
   keeper?.finish(document === undefined ? 0 : 1)
   // Parsed each time: the contains other plugins load are added to the object answered.
   return document === undefined ? undefined : JSON.parse(document)
