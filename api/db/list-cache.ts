@@ -27,6 +27,11 @@ interface KeptList {
 
 /** Collects a list as it is sent, to keep it once it was sent whole. */
 export interface ListKeeper {
+  /**
+   * About how many bytes the whole list will be, known from its first batch: a list that
+   * cannot be kept is not collected at all.
+   */
+  expect(bytes: number): void
   /** The documents of one batch, comma-separated, as sent. */
   add(batch: Buffer): void
   /** The list was sent to its end: keep it if nothing changed since the lookup. */
@@ -89,6 +94,9 @@ export class ListCache {
     let size = key.length + ENTRY_OVERHEAD
     let tooLarge = this.maxSize === 0
     return {
+      expect: (bytes) => {
+        if (size + bytes > limit) tooLarge = true
+      },
       add: (batch) => {
         if (tooLarge) return
         size += batch.length

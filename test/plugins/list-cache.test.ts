@@ -238,6 +238,12 @@ test('a list is kept only when read whole while nothing changed, within its boun
   const large = ['x'.repeat(1_100)]
   t.is(read('large', large), 'read')
   t.is(read('large', large), 'read')
+  // Known too large from its first batch: not even collected.
+  const foretold = cache.lookup('foretold')
+  foretold.keeper?.expect(1_100)
+  foretold.keeper?.add(Buffer.from('{}'))
+  foretold.keeper?.finish(1)
+  t.truthy(cache.lookup('foretold').keeper)
   // Room is made by dropping the least recently read: m1 was read again after m2.
   const medium = ['y'.repeat(700)]
   for (const key of ['m1', 'm2', 'm3', 'm4']) read(key, medium)
