@@ -82,6 +82,11 @@ export const formatTimestamp = (value: string | Date | null | undefined): string
   return Number.isNaN(date.getTime()) ? null : formatDate(date)
 }
 
+/** A body that is one value already written as JSON: the envelope carries it as is. */
+export class JsonDocument {
+  constructor(readonly text: string) {}
+}
+
 /**
  * A list body already written as JSON (each row built by PostgreSQL): the envelope carries it
  * as is. Only for hot lists whose query selects exactly the documented fields.

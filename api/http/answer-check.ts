@@ -4,7 +4,7 @@
 // run every route, are what keep handlers and schemas in step.
 import { isDeepStrictEqual } from 'node:util'
 import type { z } from 'zod'
-import { JsonRowStream, JsonRows } from '../envelope.ts'
+import { JsonDocument, JsonRowStream, JsonRows } from '../envelope.ts'
 import type { Route } from '../plugin.ts'
 
 /** On unless `NODE_ENV=production`: development and tests check every answer. */
@@ -18,7 +18,9 @@ export class AnswerMismatch extends Error {
 const wireOf = (body: unknown): unknown =>
   body instanceof JsonRows
     ? body.rows.map((row) => JSON.parse(row))
-    : JSON.parse(JSON.stringify(body) ?? 'null')
+    : body instanceof JsonDocument
+      ? JSON.parse(body.text)
+      : JSON.parse(JSON.stringify(body) ?? 'null')
 
 /** Paths present in `sent` but dropped from `kept` (what the schema does not declare). */
 const undeclared = (sent: unknown, kept: unknown, path: string, out: string[]) => {

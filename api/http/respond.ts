@@ -1,7 +1,7 @@
 // Writes answers: the passbolt envelope for JSON, and the headers every answer carries.
 import { Readable } from 'node:stream'
 import type Koa from 'koa'
-import { envelope, JsonRowStream, JsonRows, type Pagination } from '../envelope.ts'
+import { envelope, JsonDocument, JsonRowStream, JsonRows, type Pagination } from '../envelope.ts'
 import type { Client } from './forwarded.ts'
 import { rowStream } from './row-stream.ts'
 
@@ -56,6 +56,10 @@ export const sendEnvelope = (
   if (options.outcome) payload.header.status = options.outcome
   if (body instanceof JsonRowStream) {
     ctx.body = rowStream(payload.header, body.batches)
+    return
+  }
+  if (body instanceof JsonDocument) {
+    ctx.body = `{"header":${JSON.stringify(payload.header)},"body":${body.text}}`
     return
   }
   if (body instanceof JsonRows) {

@@ -54,13 +54,14 @@ export const rowStream = (header: unknown, batches: JsonRowBatches): Readable =>
         stream.push(null)
         return
       }
-      let batch: Buffer
-      if (Buffer.isBuffer(rows)) batch = rows
+      const prefix = `${head}${first ? '' : ','}`
+      if (Buffer.isBuffer(rows)) stream.push(Buffer.concat([Buffer.from(prefix), rows]))
       else {
-        batch = Buffer.from(rows.join(','))
-        batches.sent?.(batch)
+        const chunk = Buffer.from(`${prefix}${rows.join(',')}`)
+        // The rows' own bytes, without copying them.
+        batches.sent?.(chunk.subarray(Buffer.byteLength(prefix)))
+        stream.push(chunk)
       }
-      stream.push(Buffer.concat([Buffer.from(`${head}${first ? '' : ','}`), batch]))
       first = false
       // Nothing more is asked of the database until the client takes data: if it does not,
       // the answer is cut and the connection goes back to the pool.

@@ -285,17 +285,17 @@ export const keepUserLists = (app: AppContext) =>
 const viewStatements = new WeakMap<AppContext, Map<string, CompiledQuery>>()
 
 /**
- * One user as the directory shows them to the caller, or undefined when hidden. `kept`: the
- * answer may be the one read last time for the same request, when nothing it shows changed
- * since (as the lists, `keepUserLists`); a request that changes the user must not say so, as
- * the change it is making is not yet seen by the cache.
+ * One user as the directory shows them to the caller, as JSON text, or undefined when hidden.
+ * `kept`: the answer may be the one read last time for the same request, when nothing it shows
+ * changed since (as the lists, `keepUserLists`); a request that changes the user must not say
+ * so, as the change it is making is not yet seen by the cache.
  */
-export const viewUser = async (
+export const viewUserText = async (
   em: EntityManager,
   app: AppContext,
   request: DirectoryRequest & { id: string },
   options: { kept?: boolean } = {},
-): Promise<Record<string, unknown> | undefined> => {
+): Promise<string | undefined> => {
   const contains = Object.keys(request.contain)
     .filter((name) => request.contain[name])
     .sort()
@@ -305,12 +305,21 @@ export const viewUser = async (
     : {}
   if (kept) {
     const document = await kept.documents.next()
-    return Buffer.isBuffer(document) ? JSON.parse(document.toString()) : undefined
+    return Buffer.isBuffer(document) ? document.toString() : undefined
   }
   const document = await readView(em, app, request, contains)
   if (document !== undefined) keeper?.add(Buffer.from(document))
   keeper?.finish(document === undefined ? 0 : 1)
-  // Parsed each time: the contains other plugins load are added to the object answered.
+  return document
+}
+
+/** One user as the directory shows them to the caller, or undefined when hidden. */
+export const viewUser = async (
+  em: EntityManager,
+  app: AppContext,
+  request: DirectoryRequest & { id: string },
+): Promise<Record<string, unknown> | undefined> => {
+  const document = await viewUserText(em, app, request)
   return document === undefined ? undefined : JSON.parse(document)
 }
 

@@ -2,13 +2,13 @@
 // avatar, role, suspension) and deleting one. Creating users is the setup plugin's (it sends the
 // invitation).
 import { z } from 'zod'
-import { JsonRowStream, JsonRows } from '../../api/envelope.ts'
+import { JsonDocument, JsonRowStream, JsonRows } from '../../api/envelope.ts'
 import { badRequest, forbidden, HttpError } from '../../api/errors.ts'
 import { type AccessPolicy, type ContainSpec, defineRoute, Reply } from '../../api/plugin.ts'
 import { isUuid } from '../../api/uuid.ts'
 import { forgetAccountState } from './account-state.ts'
 import { deleteUser } from './delete.ts'
-import { listUsers, SORTABLE, streamUsers, viewUser } from './directory.ts'
+import { listUsers, SORTABLE, streamUsers, viewUser, viewUserText } from './directory.ts'
 import { checkEditRequest, editUser } from './edit.ts'
 import { userDirectory } from './extensions.ts'
 import { messages } from './messages.ts'
@@ -51,6 +51,12 @@ const userContain = {
   pending_account_recovery_request: {},
   account_recovery_user_setting: {},
 } satisfies Record<string, ContainSpec>
+
+/** The loaders of the contains asked for that other plugins fill. */
+const loadersFor = (contain: Record<string, boolean>) =>
+  (Object.entries(userContain) as [string, ContainSpec][]).flatMap(([name, spec]) =>
+    spec.load && contain[name] ? [spec.load] : [],
+  )
 
 /** Administrators only, refused with passbolt's words for the users routes. */
 const administrators: AccessPolicy<undefined, { id: string }> = {
@@ -132,9 +138,7 @@ export const routes = [
     },
     response: z.array(userJson),
     handler: async ({ user, em, app, query }) => {
-      const loaders = (Object.entries(userContain) as [string, ContainSpec][]).flatMap(
-        ([name, spec]) => (spec.load && query.contain[name] ? [spec.load] : []),
-      )
+      const loaders = loadersFor(query.contain)
       // PostgreSQL's JSON goes out as is, streamed as it is read when it is whole.
       if (loaders.length === 0) {
         const { documents, pagination } = await streamUsers(em, app, { user, ...query })
@@ -168,9 +172,10 @@ export const routes = [
     response: userJson,
     handler: async ({ params, user, em, app, query }) => {
       const id = params.id === 'me' ? user.id : params.id
-      const view = await viewUser(em, app, { user: user, id, ...query }, { kept: true })
-      if (!view) throw new HttpError(404, messages.notFound)
-      return view
+      const view = await viewUserText(em, app, { user: user, id, ...query }, { kept: true })
+      if (view === undefined) throw new HttpError(404, messages.notFound)
+      // Sent as PostgreSQL wrote it, unless other plugins add contains to it.
+      return loadersFor(query.contain).length > 0 ? JSON.parse(view) : new JsonDocument(view)
     },
   }),
   editRoute('PUT'),
