@@ -25,7 +25,7 @@ import { jsonDate } from '../users/index.ts'
 import { listQuery, type ResourceFilters, SORTABLE } from './query.ts'
 
 /** The contains the documents carry; any other one sends the list through `resourceJson`. */
-const WRITTEN = new Set([
+export const WRITTEN = new Set([
   'permission',
   'favorite',
   'tag',

@@ -6,7 +6,11 @@ import test from 'ava'
 import { createLogger } from '../../api/app.ts'
 import { ChangeFeed } from '../../api/db/change-feed.ts'
 import { ListCache } from '../../api/db/list-cache.ts'
-import { documentsStatement, RESOURCE_LIST_TABLES } from '../../plugins/resources/documents.ts'
+import {
+  documentsStatement,
+  RESOURCE_LIST_TABLES,
+  WRITTEN,
+} from '../../plugins/resources/documents.ts'
 import { directoryStatement, USER_LIST_TABLES } from '../../plugins/users/directory.ts'
 import { changeAndWait, feedSettled, startTestApi, type TestApi } from '../helpers/api.ts'
 import { query } from '../helpers/database.ts'
@@ -38,16 +42,7 @@ test('every table a kept list reads announces its changes, and its cache listens
   const [ada] = await team(api, ['ada'], 'ada')
   const knex = api.app.orm.em.getKnex()
   const read = new Set<string>()
-  const everyContain = Object.fromEntries(
-    [
-      'permission',
-      'favorite',
-      'tag',
-      'permissions',
-      'permissions.user.profile',
-      'permissions.group',
-    ].map((name) => [name, true]),
-  )
+  const everyContain = Object.fromEntries([...WRITTEN].map((name) => [name, true]))
   // Each filter once, and all the contains the documents carry.
   const filterSets = [
     {},
