@@ -90,17 +90,13 @@ export const createStaticHandler = (options: StaticOptions) => {
       notFound(res, head)
       return
     }
-    if (!path.endsWith('/') && isFile(file)) {
-      send(req, res, file, head, !!options.compress)
-      return
-    }
+    if (!path.endsWith('/') && send(req, res, file, head, !!options.compress)) return
     if (isFile(join(file, 'index.html'))) {
       if (!path.endsWith('/')) {
         redirect(res, `${url.pathname}/${url.search}`)
         return
       }
-      send(req, res, join(file, 'index.html'), head, !!options.compress)
-      return
+      if (send(req, res, join(file, 'index.html'), head, !!options.compress)) return
     }
     notFound(res, head, path)
   }
@@ -124,15 +120,25 @@ const send = (
   file: string,
   head: boolean,
   allowGzip: boolean,
-) => {
-  const { size, mtimeMs } = statSync(file)
+): boolean => {
   const type = lookup(file) ?? 'application/octet-stream'
   const hashed = /\.[0-9A-Za-z]{8}\.\w+$/.test(file)
   const compress =
     allowGzip &&
     COMPRESSIBLE.test(type) &&
     /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))
-  const body = compress ? gzipOf(file, mtimeMs) : undefined
+  let size: number
+  let body: Buffer | undefined
+  // A build running beside the server replaces and removes files: one gone since the request
+  // came is not found, rather than an error thrown out of the request.
+  try {
+    const stats = statSync(file)
+    if (!stats.isFile()) return false
+    size = stats.size
+    body = compress ? gzipOf(file, stats.mtimeMs) : undefined
+  } catch {
+    return false
+  }
   res.writeHead(200, {
     'content-type':
       type.startsWith('text/') || type.endsWith('javascript') || type.endsWith('json')
@@ -146,5 +152,10 @@ const send = (
   })
   if (head) res.end()
   else if (body) res.end(body)
-  else createReadStream(file).pipe(res)
+  // Gone between its size and its opening: the headers are out, so the answer is cut.
+  else
+    createReadStream(file)
+      .on('error', () => res.destroy())
+      .pipe(res)
+  return true
 }
