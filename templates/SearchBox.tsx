@@ -39,6 +39,9 @@ export function SearchBox({ context, route }: { context: string; route: string }
   const input = useRef<HTMLInputElement>(null)
   const clients = useRef(new Map<string, SearchClient>())
   const asked = useRef(0)
+  // Escape or leaving the box closes the suggestions until the next keystroke or focus, so an
+  // answer still on its way does not open them again.
+  const dismissed = useRef(false)
   const known = config.guides.find((guide) => guide.id === context)
   const version = searchIndexName(config, variant)
   const ctx = known ? context : 'all'
@@ -83,6 +86,7 @@ export function SearchBox({ context, route }: { context: string; route: string }
   }, [assets.searchWorker])
 
   const startLoading = () => {
+    dismissed.current = false
     void clientFor(ctx).then((client) => {
       if (client.state === 'not-loaded') setState('loading')
       client.load((s) => setState(s)).catch(() => {})
@@ -92,6 +96,7 @@ export function SearchBox({ context, route }: { context: string; route: string }
   const search = async (value: string) => {
     setQuery(value)
     setActive(-1)
+    dismissed.current = false
     const q = value.trim()
     // Every change gets a ticket, so an answer to an older query (even one typed before the
     // box was cleared) is never shown.
@@ -104,7 +109,7 @@ export function SearchBox({ context, route }: { context: string; route: string }
     const client = await clientFor(ctx)
     if (client.state !== 'done') {
       setState('loading')
-      setOpen(true)
+      if (!dismissed.current) setOpen(true)
     }
     const { hits: found, elsewhere } = await client.query(q, MAX_SUGGESTIONS)
     setState('done')
@@ -113,7 +118,7 @@ export function SearchBox({ context, route }: { context: string; route: string }
     setHits(found)
     setElsewhere(!!elsewhere)
     setAnswered(q)
-    setOpen(true)
+    if (!dismissed.current) setOpen(true)
   }
 
   const resultsUrl = (q: string, within?: string) =>
@@ -161,6 +166,7 @@ export function SearchBox({ context, route }: { context: string; route: string }
       if (active >= 0 && hits[active]) choose(hits[active])
       else if (query.trim()) go(footer.href)
     } else if (event.key === 'Escape') {
+      dismissed.current = true
       if (open) setOpen(false)
       else setQuery('')
     } else return
@@ -196,7 +202,10 @@ export function SearchBox({ context, route }: { context: string; route: string }
         onFocus={startLoading}
         onChange={(event) => void search(event.target.value)}
         onKeyDown={onKeyDown}
-        onBlur={() => setTimeout(() => setOpen(false), 150)}
+        onBlur={() => {
+          dismissed.current = true
+          setTimeout(() => setOpen(false), 150)
+        }}
       />
       <button
         type="button"

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import test from 'ava'
+import type { Page } from 'playwright-core'
 import { build } from '../../cli/build.ts'
 import { type RunningServer, startServer } from '../../cli/serve/serve.ts'
 import { closeBrowser, newPage } from '../helpers/browser.ts'
@@ -28,13 +29,22 @@ test.after.always(async () => {
 const url = (path: string) => new URL(path, server.url).href
 const options = '#docs-search-listbox [role="option"]'
 
+/**
+ * Types a query and waits for its own suggestions: each keystroke is a query, and the answer
+ * to an earlier prefix may be on screen before the last one's arrives.
+ */
+const typeQuery = async (page: Page, text: string) => {
+  await page.keyboard.type(text)
+  await page.waitForSelector(`.navbar-search[data-answered="${text}"]`)
+  await page.waitForSelector(options)
+}
+
 test('Ctrl+K focuses the search; typing loads the guide index and shows at most 8 typed suggestions', async (t) => {
   const { page, errors } = await newPage(t)
   await page.goto(url('/docs/hosting/'))
   await page.keyboard.press('Control+k')
   t.is(await page.evaluate(() => document.activeElement?.id), 'docs-search')
-  await page.keyboard.type('postgres')
-  await page.waitForSelector(options)
+  await typeQuery(page, 'postgres')
   const count = await page.locator(options).count()
   t.true(count > 0 && count <= 8, `${count} suggestions`)
   t.is(await page.locator('.navbar-search').getAttribute('data-state'), 'done')
@@ -46,6 +56,7 @@ test('Ctrl+K focuses the search; typing loads the guide index and shows at most 
   t.true((await firstOption.innerHTML()).includes('<mark>'), 'matched terms are marked')
   t.regex((await firstOption.locator('.suggestion__path').textContent()) ?? '', /^Hosting guide/)
   await page.locator('#docs-search').fill('server')
+  await page.waitForSelector('.navbar-search[data-answered="server"]')
   await page.waitForFunction(
     () => document.querySelectorAll('#docs-search-listbox [role="option"]').length === 8,
   )
@@ -57,8 +68,7 @@ test('keyboard: arrows move the active option, Enter opens it with the terms hig
   const { page } = await newPage(t)
   await page.goto(url('/docs/hosting/'))
   await page.locator('#docs-search').click()
-  await page.keyboard.type('postgres')
-  await page.waitForSelector(options)
+  await typeQuery(page, 'postgres')
   await page.keyboard.press('ArrowDown')
   await page.keyboard.press('ArrowDown')
   t.is(
@@ -75,18 +85,21 @@ test('keyboard: arrows move the active option, Enter opens it with the terms hig
   )
   t.true((await page.locator('mark[data-search-highlight]').count()) > 0)
   await page.locator('#docs-search').click()
-  await page.keyboard.type('backup')
-  await page.waitForSelector(options)
+  await typeQuery(page, 'backu')
+  // Escape while the last keystroke's answer is still on its way: that answer arrives and
+  // fills the list, but the suggestions stay closed.
+  await page.keyboard.type('p')
   await page.keyboard.press('Escape')
+  await page.waitForSelector('.navbar-search[data-answered="backup"]')
   t.is(await page.locator('#docs-search').getAttribute('aria-expanded'), 'false')
+  t.true(await page.locator('.navbar-search__panel').isHidden())
 })
 
 test('footer: within the guide, outside it when the guide has nothing, and all results outside any guide', async (t) => {
   const { page } = await newPage(t)
   await page.goto(url('/docs/hosting/'))
   await page.locator('#docs-search').click()
-  await page.keyboard.type('postgres')
-  await page.waitForSelector(options)
+  await typeQuery(page, 'postgres')
   t.is(
     await page.locator('.navbar-search__footer').textContent(),
     'See all results within "Hosting guide"',
@@ -105,8 +118,7 @@ test('footer: within the guide, outside it when the guide has nothing, and all r
   )
   await page.goto(url('/docs/'))
   await page.locator('#docs-search').click()
-  await page.keyboard.type('postgres')
-  await page.waitForSelector(options)
+  await typeQuery(page, 'postgres')
   t.is(await page.locator('.navbar-search__footer').textContent(), 'See all results')
 })
 
@@ -115,8 +127,7 @@ test('the clear button empties the search and removes the highlight from the pag
   await page.goto(url('/docs/hosting/configure/database/postgres/?highlight=postgr'))
   t.true((await page.locator('mark[data-search-highlight]').count()) > 0)
   await page.locator('#docs-search').click()
-  await page.keyboard.type('backup')
-  await page.waitForSelector(options)
+  await typeQuery(page, 'backup')
   await page.locator('.navbar-search__clear').click()
   t.is(await page.locator('#docs-search').inputValue(), '')
   t.is(await page.locator('mark[data-search-highlight]').count(), 0)
@@ -165,8 +176,7 @@ test('after client navigation to another guide, the search looks in that guide',
   await page.waitForURL(/\/docs\/admin\/$/)
   t.is(await page.locator('.navbar-search').getAttribute('data-context'), 'admin')
   await page.locator('#docs-search').click()
-  await page.keyboard.type('users')
-  await page.waitForSelector(options)
+  await typeQuery(page, 'users')
   t.is(
     await page.locator('.navbar-search__footer').textContent(),
     'See all results within "Admin guide"',
