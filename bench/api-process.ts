@@ -175,16 +175,18 @@ const get = (url: string, headers: Record<string, string>) =>
     }).on('error', reject)
   })
 
-/** `runs` sequential requests after two warm-ups; the RSS growth is the peak over the RSS before. */
 /**
- * A change to a table every kept list reads (the profiles), then time for the server to hear
- * of it: the next list is read from PostgreSQL again, as after anyone's change.
+ * A change to `table`, which the measured list reads (the resources lists read the permissions,
+ * the users directory the profiles), then time for the server to hear of it: the next list is
+ * read from PostgreSQL again, as after a change to what it shows.
  */
-export const changeKeptLists = (db: { query(sql: string): Promise<unknown> }) => async () => {
-  await db.query('update profiles set modified = modified where false')
-  await new Promise((resolve) => setTimeout(resolve, 30))
-}
+export const changeKeptLists =
+  (db: { query(sql: string): Promise<unknown> }, table: 'permissions' | 'profiles') => async () => {
+    await db.query(`update ${table} set modified = modified where false`)
+    await new Promise((resolve) => setTimeout(resolve, 30))
+  }
 
+/** `runs` sequential requests after two warm-ups; the RSS growth is the peak over the RSS before. */
 export const measure = async (
   server: ChildProcess,
   url: string,

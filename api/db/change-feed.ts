@@ -7,13 +7,28 @@ import pg from 'pg'
 import type { Logger } from 'pino'
 
 export const CHANGE_CHANNEL = 'keyward_changed'
+/** The listening connection's `application_name`, which names it in `pg_stat_activity`. */
+export const CHANGE_FEED_APPLICATION = 'keyward change feed'
 const RECONNECT_MS = 1_000
+/** How long `caughtUp` waits for its own notification before assuming the worst. */
+const CATCH_UP_MS = 2_000
 
 export type ChangeListener = (id: string) => void
 
 export class ChangeFeed {
   private readonly listeners = new Map<string, Set<ChangeListener>>()
   private readonly writeListeners = new Set<() => void>()
+  /**
+   * A channel only this process listens to, for `caughtUp`'s own notifications: PostgreSQL
+   * delivers notifications in the order their transactions committed, so once one sent here
+   * comes back, every change committed before it was sent has been heard.
+   */
+  private readonly ownChannel =
+    `keyward_caught_up_${process.pid}_${Math.random().toString(36).slice(2)}`
+  private marks = 0
+  private readonly awaitingMarks = new Map<number, () => void>()
+  private catchingUp: Promise<void> | undefined
+  private nextCatchUp: Promise<void> | undefined
   private client: pg.Client | undefined
   private retry: NodeJS.Timeout | undefined
   private stopped = false
@@ -48,15 +63,74 @@ export class ChangeFeed {
     for (const listener of this.writeListeners) listener()
   }
 
+  /**
+   * Resolves once every change committed before the call has been heard, so that caches show a
+   * client its own change in its next request without dropping what other changes left
+   * standing. When the feed is down or does not answer in time, this process's caches drop
+   * everything instead (`wroteHere`). Calls made while one is on its way share the next one.
+   */
+  caughtUp(): Promise<void> {
+    if (!this.catchingUp) {
+      this.catchingUp = this.catchUp().finally(() => {
+        this.catchingUp = undefined
+      })
+      return this.catchingUp
+    }
+    // The one on its way may have been sent before this caller's change committed.
+    this.nextCatchUp ??= this.catchingUp.then(() => {
+      this.nextCatchUp = undefined
+      return this.caughtUp()
+    })
+    return this.nextCatchUp
+  }
+
+  private async catchUp(): Promise<void> {
+    const client = this.client
+    if (!this.live || !client) return this.wroteHere()
+    const mark = ++this.marks
+    let timer: NodeJS.Timeout | undefined
+    const heard = new Promise<boolean>((resolve) => {
+      this.awaitingMarks.set(mark, () => resolve(true))
+      timer = setTimeout(() => resolve(false), CATCH_UP_MS)
+    })
+    // A failed or stalled connection means the worst is assumed here; a failed one is also the
+    // feed's loss, which `lost` handles.
+    const sent = client.query('select pg_notify($1, $2)', [this.ownChannel, String(mark)]).then(
+      () => heard,
+      () => false,
+    )
+    try {
+      if (await Promise.race([sent, heard])) return
+    } finally {
+      clearTimeout(timer)
+      this.awaitingMarks.delete(mark)
+    }
+    this.wroteHere()
+  }
+
+  private heardMark(payload: string | undefined) {
+    const mark = Number(payload)
+    // Marks come back in the order they were sent: one heard means every earlier one was.
+    for (const [waiting, resolve] of this.awaitingMarks)
+      if (waiting <= mark) {
+        this.awaitingMarks.delete(waiting)
+        resolve()
+      }
+  }
+
   private emit(table: string, id: string) {
     this.generation++
     for (const listener of this.listeners.get(table) ?? []) listener(id)
   }
 
   async start(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.databaseUrl })
+    const client = new pg.Client({
+      connectionString: this.databaseUrl,
+      application_name: CHANGE_FEED_APPLICATION,
+    })
     this.client = client
     client.on('notification', (message) => {
+      if (message.channel === this.ownChannel) return this.heardMark(message.payload)
       const [table, id = ''] = (message.payload ?? '').split(':')
       this.emit(table, id)
     })
@@ -65,6 +139,7 @@ export class ChangeFeed {
     try {
       await client.connect()
       await client.query(`listen ${CHANGE_CHANNEL}`)
+      await client.query(`listen ${this.ownChannel}`)
       this.live = true
     } catch {
       this.lost()

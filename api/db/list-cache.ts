@@ -1,13 +1,13 @@
 // Whole lists written by PostgreSQL (the resources list, the users directory), kept per caller
-// and query until any table they read changes. Clients ask the same list again and again (the
+// and query until a table they read changes. Clients ask the same list again and again (the
 // extension syncs its passwords each time it opens) while nothing changed, and a list of 10,000
 // documents costs PostgreSQL about a hundred milliseconds to write each time.
 //
-// A list is kept only when it was read whole while the change feed was live and no change was
-// heard between the lookup and its last row (the `FeedCache` rule); any change to a table the
-// list reads, heard from PostgreSQL or made by this process, drops every list the cache keeps.
-// A change made by another process is seen here when its notification arrives, moments after
-// its commit, as with every cache fed by `ChangeFeed`.
+// A list is kept only when it was read whole while the change feed was live and no table it
+// reads changed between the lookup and its last row; a change to a table drops the lists that
+// read it. A change made through this process is heard before its answer goes out
+// (`ChangeFeed.caughtUp`); one made by another process when its notification arrives, moments
+// after its commit, as with every cache fed by `ChangeFeed`.
 import type { JsonRowBatches } from '../envelope.ts'
 import type { ChangeFeed } from './change-feed.ts'
 
@@ -21,6 +21,8 @@ const ENTRY_OVERHEAD = 256
 interface KeptList {
   count: number
   batches: Buffer[]
+  /** The tables it reads. */
+  tables: readonly string[]
   /** Bytes of all its batches and its key: what it weighs against the cache's bound. */
   size: number
 }
@@ -55,25 +57,31 @@ const replay = (kept: KeptList): JsonRowBatches => {
 export class ListCache {
   private readonly entries = new Map<string, KeptList>()
   private size = 0
+  /** Changes heard per table, and drops of everything: what a keeper checks before storing. */
+  private readonly changes = new Map<string, number>()
+  private cleared = 0
 
   /**
-   * `tables`: every table the cached lists read. `maxSize`: bytes kept in all (0 keeps
-   * nothing); a list over an eighth of it is never kept, so that one large answer (the
-   * permission tree of a whole vault, 40 MiB for 10,000 passwords) cannot push out all the
-   * others, nor hold the server's memory up while it is sent: its documents are let go of once
-   * they pass that size.
+   * `tables`: every table the cached lists read, and what a list reads unless its lookup says
+   * less. `maxSize`: bytes kept in all (0 keeps nothing); a list over an eighth of it is never
+   * kept, so that one large answer (the permission tree of a whole vault, 40 MiB for 10,000
+   * passwords) cannot push out all the others, nor hold the server's memory up while it is
+   * sent: its documents are let go of once they pass that size.
    */
   constructor(
     private readonly feed: ChangeFeed,
-    tables: readonly string[],
+    private readonly tables: readonly string[],
     private readonly maxSize: number,
   ) {
-    for (const table of tables) feed.on(table, () => this.clear())
+    for (const table of tables) feed.on(table, () => this.changed(table))
     feed.onWriteHere(() => this.clear())
   }
 
-  /** The list kept for `key`, or a keeper that stores it if it is sent whole in time. */
-  lookup(key: string): ListLookup {
+  /**
+   * The list kept for `key`, or a keeper that stores it if it is sent whole in time. `tables`:
+   * those the list reads, a part of the cache's own; a change to another leaves it kept.
+   */
+  lookup(key: string, tables: readonly string[] = this.tables): ListLookup {
     const found = this.feed.live ? this.entries.get(key) : undefined
     if (found) {
       // Maps iterate in insertion order: a list read again goes last, and the least recently
@@ -82,11 +90,18 @@ export class ListCache {
       this.entries.set(key, found)
       return { kept: { count: found.count, documents: replay(found) } }
     }
-    return { keeper: this.keeper(key) }
+    return { keeper: this.keeper(key, tables) }
   }
 
-  private keeper(key: string): ListKeeper {
-    const generation = this.feed.generation
+  /** A figure that moves whenever a list reading `tables` must not be kept. */
+  private versionOf(tables: readonly string[]) {
+    let version = this.cleared
+    for (const table of tables) version += this.changes.get(table) ?? 0
+    return version
+  }
+
+  private keeper(key: string, tables: readonly string[]): ListKeeper {
+    const version = this.versionOf(tables)
     const limit = this.maxSize / 8
     const batches: Buffer[] = []
     // An empty list still weighs its key and its entry, so that a flood of distinct requests
@@ -106,10 +121,10 @@ export class ListCache {
         } else batches.push(batch)
       },
       finish: (count) => {
-        if (tooLarge || !this.feed.live || generation !== this.feed.generation) return
+        if (tooLarge || !this.feed.live || version !== this.versionOf(tables)) return
         // Once: a keeper stores one list.
         tooLarge = true
-        this.store(key, { count, batches, size })
+        this.store(key, { count, batches, tables, size })
       },
     }
   }
@@ -129,7 +144,17 @@ export class ListCache {
     this.size += list.size
   }
 
+  private changed(table: string) {
+    this.changes.set(table, (this.changes.get(table) ?? 0) + 1)
+    for (const [key, entry] of this.entries)
+      if (entry.tables.includes(table)) {
+        this.entries.delete(key)
+        this.size -= entry.size
+      }
+  }
+
   private clear() {
+    this.cleared++
     this.entries.clear()
     this.size = 0
   }

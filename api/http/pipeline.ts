@@ -153,9 +153,9 @@ export const routeMiddleware = (app: AppContext, route: Route) => async (ctx: Co
       await app.throttle.fail(keys)
     throw error
   } finally {
-    // Whatever the change committed, the client's next request must see it, even if it comes
-    // before PostgreSQL's notification of it reaches this process.
-    if (!SAFE_METHODS.has(ctx.method)) app.changes.wroteHere()
+    // Whatever the change committed, the client's next request must see it: its notification
+    // reaches this process's caches before the answer goes out.
+    if (!SAFE_METHODS.has(ctx.method)) await app.changes.caughtUp()
   }
   try {
     writeReply(ctx, route, reply)

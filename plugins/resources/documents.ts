@@ -164,22 +164,38 @@ export const documentsStatement = (
 }
 
 /**
- * Every table the documents statement reads, for the list cache (a test holds this to the
- * statement's plans): a change to any of them may change a list.
+ * The tables a list reads, for the list cache (a test holds these to the statement's plans): a
+ * change to one of them may change the list, a change to another cannot. The extension's sync
+ * call reads no user, profile or avatar, so a sign-in or a profile edit leaves it kept.
  */
-export const RESOURCE_LIST_TABLES = [
+const LIST_BASE_TABLES = [
   'resources',
   'resource_types',
   'permissions',
   'groups_users',
-  'users',
-  'profiles',
   'groups',
-  'favorites',
-  'tags',
-  'resources_tags',
   'folders_relations',
-  'avatars',
+]
+const FAVORITE_TABLES = ['favorites']
+const TAG_TABLES = ['tags', 'resources_tags']
+const HOLDER_PROFILE_TABLES = ['users', 'profiles', 'avatars']
+
+export const resourceListTables = (
+  contain: Readonly<Record<string, boolean>>,
+  filters: ResourceFilters,
+): string[] => [
+  ...LIST_BASE_TABLES,
+  ...(contain.favorite || filters.favorite !== undefined ? FAVORITE_TABLES : []),
+  ...(contain.tag || filters.tag !== undefined ? TAG_TABLES : []),
+  ...(contain['permissions.user.profile'] ? HOLDER_PROFILE_TABLES : []),
+]
+
+/** Every table a list may read. */
+export const RESOURCE_LIST_TABLES = [
+  ...LIST_BASE_TABLES,
+  ...FAVORITE_TABLES,
+  ...TAG_TABLES,
+  ...HOLDER_PROFILE_TABLES,
 ]
 
 /** The lists of each server, kept per caller and request until a table they read changes. */
@@ -202,7 +218,9 @@ export const selectResourceDocuments = async (
 ): Promise<ResourceDocuments> => {
   const pagination = (count: number) => ({ count, page: query.page, limit: query.limit })
   const key = JSON.stringify([userId, query.page, query.limit, query.order, query.contain, filters])
-  const { kept, keeper } = keptLists.get(app).lookup(key)
+  const { kept, keeper } = keptLists
+    .get(app)
+    .lookup(key, resourceListTables(query.contain, filters))
   if (kept) return { documents: kept.documents, pagination: pagination(kept.count) }
   const knex = em.getKnex()
   const { statement, build } = documentsStatement(knex, userId, query, filters, app.config.appUrl)

@@ -2,6 +2,7 @@
 // setting reaches the server on its own, the cached account state then goes, and while the feed
 // is down nothing is cached, so every request reads the database.
 import test from 'ava'
+import { CHANGE_FEED_APPLICATION } from '../../api/db/change-feed.ts'
 import { changeAndWait, feedSettled, startTestApi } from '../helpers/api.ts'
 import { TestClient } from '../helpers/client.ts'
 import { query } from '../helpers/database.ts'
@@ -45,7 +46,8 @@ test('while the feed is down nothing is kept: every request reads the account', 
   const { api, me, sql } = await setup(t)
   await me()
   await sql(
-    "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen keyward_changed%'",
+    `select pg_terminate_backend(pid) from pg_stat_activity
+     where datname = current_database() and application_name = '${CHANGE_FEED_APPLICATION}'`,
   )
   const deadline = Date.now() + 5_000
   while (api.app.changes.live && Date.now() < deadline)

@@ -2,6 +2,7 @@
 // again is answered without PostgreSQL, and any change to what a list shows, made through this
 // server or behind its back, is in the next answer; every table a kept list reads announces its
 // changes, as its statement's plan names them.
+import type { Socket } from 'node:net'
 import test from 'ava'
 import { createLogger } from '../../api/app.ts'
 import { ChangeFeed } from '../../api/db/change-feed.ts'
@@ -9,10 +10,13 @@ import { ListCache } from '../../api/db/list-cache.ts'
 import {
   documentsStatement,
   RESOURCE_LIST_TABLES,
+  resourceListTables,
   WRITTEN,
 } from '../../plugins/resources/documents.ts'
+import type { ResourceFilters } from '../../plugins/resources/query.ts'
 import { directoryStatement, USER_LIST_TABLES } from '../../plugins/users/directory.ts'
 import { changeAndWait, feedSettled, startTestApi, type TestApi } from '../helpers/api.ts'
+import { gpgAuthLogin, TestClient } from '../helpers/client.ts'
 import { query } from '../helpers/database.ts'
 import { countQueries } from '../helpers/queries.ts'
 import { createPassword, makeGroup, team } from '../helpers/vault.ts'
@@ -42,25 +46,48 @@ test('every table a kept list reads announces its changes, and its cache listens
   const [ada] = await team(api, ['ada'], 'ada')
   const knex = api.app.orm.em.getKnex()
   const read = new Set<string>()
-  const everyContain = Object.fromEntries([...WRITTEN].map((name) => [name, true]))
-  // Each filter once, and all the contains the documents carry.
-  const filterSets = [
+  // Each contain alone (with `permissions`, which the holders' contains require), all of them,
+  // none; each filter alone and all of them; every pair of the two.
+  const single = (name: string) =>
+    name.startsWith('permissions.') ? { permissions: true, [name]: true } : { [name]: true }
+  const containSets: Record<string, boolean>[] = [
     {},
-    { favorite: true, ownedByMe: true, tag: 'x' },
-    { sharedWithMe: true, parents: [ada.id, null], ids: [ada.id] },
-    { sharedWithGroup: ada.id, metadataKeyType: 'user_key' },
+    ...[...WRITTEN].map(single),
+    Object.fromEntries([...WRITTEN].map((name) => [name, true])),
   ]
-  for (const filters of filterSets) {
-    const { statement } = documentsStatement(
-      knex,
-      ada.id,
-      { contain: everyContain, page: 2, limit: 10, order: [] },
-      filters,
-      api.app.config.appUrl,
-    )
-    for (const table of await planTables(api, statement)) read.add(table)
+  const everyFilter: ResourceFilters = {
+    favorite: false,
+    ownedByMe: true,
+    sharedWithMe: true,
+    sharedWithGroup: ada.id,
+    metadataKeyType: 'user_key',
+    parents: [ada.id, null],
+    tag: 'x',
+    ids: [ada.id],
   }
+  const filterSets: ResourceFilters[] = [
+    {},
+    ...Object.entries(everyFilter).map(([name, value]) => ({ [name]: value })),
+    everyFilter,
+  ]
+  for (const contain of containSets)
+    for (const filters of filterSets) {
+      const { statement } = documentsStatement(
+        knex,
+        ada.id,
+        { contain, page: 2, limit: 10, order: [] },
+        filters,
+        api.app.config.appUrl,
+      )
+      const tables = await planTables(api, statement)
+      for (const table of tables) read.add(table)
+      const declared = resourceListTables(contain, filters)
+      const missing = [...tables].filter((table) => !declared.includes(table))
+      if (missing.length)
+        t.fail(`${JSON.stringify({ contain, filters })} reads ${missing} it does not declare`)
+    }
   t.true(read.has('resources') && read.has('tags') && read.has('folders_relations'))
+  t.true(read.has('profiles') && read.has('favorites'))
   t.deepEqual(
     [...read].filter((table) => !RESOURCE_LIST_TABLES.includes(table)),
     [],
@@ -160,6 +187,85 @@ test('a change made behind the server’s back is in the answer once its notific
   t.is(after.json.body[0].groups_users.length, 1)
 })
 
+test('a change through the server is in the next answer even when its notification is slow to come', async (t) => {
+  const api = await startTestApi(t)
+  const [bob] = await team(api, ['bob'])
+  const resource = await createPassword(bob, 'mine')
+  await feedSettled(api)
+  await bob.client.fetch(SYNC)
+  t.false(readsList((await countQueries(api, () => bob.client.fetch(SYNC))).statements))
+  // The listening connection reads nothing: notifications wait in its socket.
+  const { stream } = (api.app.changes as unknown as { client: { connection: { stream: Socket } } })
+    .client.connection
+  stream.pause()
+  try {
+    const favorite = await bob.client.fetch(`/favorites/resource/${resource.id}.json`, {
+      method: 'POST',
+    })
+    t.is(favorite.status, 200, favorite.text)
+    t.truthy((await bob.client.fetch(SYNC)).json.body[0].favorite)
+  } finally {
+    stream.resume()
+  }
+})
+
+test('a change to a table a list does not read leaves it kept: a sign-in, a profile edit', async (t) => {
+  const api = await startTestApi(t)
+  const [bob] = await team(api, ['bob'])
+  await createPassword(bob, 'mine')
+  await feedSettled(api)
+  const sync = (await bob.client.fetch(SYNC)).json.body
+  await bob.client.fetch(TREE)
+  // Another device signs in: the user's row changes (its last sign-in), which the sync call
+  // does not show.
+  const laptop = new TestClient(api.url)
+  t.is((await gpgAuthLogin(laptop, bob)).stage2.status, 200)
+  const afterSignIn = await countQueries(api, () => laptop.fetch(SYNC))
+  t.false(readsList(afterSignIn.statements), afterSignIn.statements.join('\n'))
+  t.deepEqual(afterSignIn.result.json.body, sync)
+  // A profile edit through the server: the permission tree shows profiles, the sync call not.
+  const edited = await bob.client.json(`/users/${bob.id}.json`, 'PUT', {
+    profile: { first_name: 'Robert', last_name: 'Builder' },
+  })
+  t.is(edited.status, 200, edited.text)
+  const syncAfterEdit = await countQueries(api, () => bob.client.fetch(SYNC))
+  t.false(readsList(syncAfterEdit.statements), syncAfterEdit.statements.join('\n'))
+  const treeAfterEdit = await countQueries(api, () => bob.client.fetch(TREE))
+  t.true(readsList(treeAfterEdit.statements))
+  t.is(treeAfterEdit.result.json.body[0].permissions[0].user.profile.first_name, 'Robert')
+})
+
+test('caughtUp: every change committed before it has been heard when it resolves; a feed that is down drops what the process keeps', async (t) => {
+  const api = await startTestApi(t)
+  await feedSettled(api)
+  const feed = api.app.changes
+  let heard = 0
+  feed.on('tags', () => heard++)
+  const changeTags = () => query(api.app.database.url, `update tags set slug = slug where false`)
+  for (let round = 1; round <= 5; round++) {
+    await changeTags()
+    await feed.caughtUp()
+    t.is(heard, round)
+  }
+  // Calls made while one is on its way each wait for a mark sent after their change.
+  let committed = 5
+  const seen = await Promise.all(
+    [1, 2, 3, 4].map(async () => {
+      await changeTags()
+      const before = ++committed
+      await feed.caughtUp()
+      return heard >= before
+    }),
+  )
+  t.deepEqual(seen, [true, true, true, true])
+  t.is(heard, 9)
+  const silent = new ChangeFeed(api.app.database.url, createLogger({ logLevel: 'silent' }))
+  let dropped = 0
+  silent.onWriteHere(() => dropped++)
+  await silent.caughtUp()
+  t.is(dropped, 1)
+})
+
 /** A group with `userId` in it, written with SQL alone (no `wroteHere`, unlike `makeGroup`). */
 const makeGroupBehindTheServer = async (api: TestApi, userId: string) => {
   const [{ id }] = await query(
@@ -254,6 +360,27 @@ test('a list is kept only when read whole while nothing changed, within its boun
     query(api.app.database.url, `update permissions set type = type where false`),
   )
   t.deepEqual(cache.stats(), { lists: 0, size: 0 })
+  // A list reading part of the cache's tables stays kept when another changes, even while it
+  // is read.
+  const partial = new ListCache(feed, ['permissions', 'favorites'], 8_000)
+  const favorites = ['favorites']
+  const reading = partial.lookup('f', favorites)
+  await changeAndWait(api, () =>
+    query(api.app.database.url, `update permissions set type = type where false`),
+  )
+  reading.keeper?.finish(0)
+  t.truthy(partial.lookup('f', favorites).kept)
+  partial.lookup('all').keeper?.finish(0)
+  t.truthy(partial.lookup('all').kept)
+  await changeAndWait(api, () =>
+    query(api.app.database.url, `update permissions set type = type where false`),
+  )
+  t.truthy(partial.lookup('f', favorites).kept)
+  t.truthy(partial.lookup('all').keeper, 'a list reading every table is dropped')
+  await changeAndWait(api, () =>
+    query(api.app.database.url, `update favorites set modified = modified where false`),
+  )
+  t.truthy(partial.lookup('f', favorites).keeper)
   // A feed that is not live keeps nothing.
   const silent = new ChangeFeed(api.app.database.url, createLogger({ logLevel: 'silent' }))
   const unheard = new ListCache(silent, ['permissions'], 8_000)
