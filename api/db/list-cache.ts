@@ -3,9 +3,10 @@
 // extension syncs its passwords each time it opens) while nothing changed, and a list of 10,000
 // documents costs PostgreSQL about a hundred milliseconds to write each time.
 //
-// A list is kept only when it was read whole while the change feed was live and no table it
+// A list is kept only when it was read whole while the change feed was live and nothing it
 // reads changed between the lookup and its last row; a change to a table drops the lists that
-// read it. A change made through this process is heard before its answer goes out
+// read it, and a change to one row of a table that names its rows (`users`) drops the lists
+// that read that table or that row. A change made through this process is heard before its answer goes out
 // (`ChangeFeed.caughtUp`); one made by another process when its notification arrives, moments
 // after its commit, as with every cache fed by `ChangeFeed`.
 import type { JsonRowBatches } from '../envelope.ts'
@@ -18,11 +19,19 @@ const ENTRY_OVERHEAD = 256
  * A list as it was sent: its full count and its documents, in the batches they went in, as
  * bytes, so that sending it again neither joins nor encodes anything.
  */
+/**
+ * What a list reads: whole tables, and single rows of tables whose changes name the row they
+ * changed (a change that names none drops every list reading any row of its table).
+ */
+export interface ListReads {
+  tables: readonly string[]
+  rows?: Readonly<Record<string, readonly string[]>>
+}
+
 interface KeptList {
   count: number
   batches: Buffer[]
-  /** The tables it reads. */
-  tables: readonly string[]
+  reads: ListReads
   /** Bytes of all its batches and its key: what it weighs against the cache's bound. */
   size: number
 }
@@ -73,15 +82,16 @@ export class ListCache {
     private readonly tables: readonly string[],
     private readonly maxSize: number,
   ) {
-    for (const table of tables) feed.on(table, () => this.changed(table))
+    for (const table of tables) feed.on(table, (id) => this.changed(table, id))
     feed.onWriteHere(() => this.clear())
   }
 
   /**
-   * The list kept for `key`, or a keeper that stores it if it is sent whole in time. `tables`:
-   * those the list reads, a part of the cache's own; a change to another leaves it kept.
+   * The list kept for `key`, or a keeper that stores it if it is sent whole in time. `reads`:
+   * what the list reads, among the cache's own tables (all of them unless it says less); a
+   * change to anything else leaves it kept.
    */
-  lookup(key: string, tables: readonly string[] = this.tables): ListLookup {
+  lookup(key: string, reads: ListReads = { tables: this.tables }): ListLookup {
     const found = this.feed.live ? this.entries.get(key) : undefined
     if (found) {
       // Maps iterate in insertion order: a list read again goes last, and the least recently
@@ -90,18 +100,22 @@ export class ListCache {
       this.entries.set(key, found)
       return { kept: { count: found.count, documents: replay(found) } }
     }
-    return { keeper: this.keeper(key, tables) }
+    return { keeper: this.keeper(key, reads) }
   }
 
-  /** A figure that moves whenever a list reading `tables` must not be kept. */
-  private versionOf(tables: readonly string[]) {
+  /**
+   * A figure that moves whenever a list with `reads` must not be kept: any change to a table
+   * it reads, even to another row, while the list is read.
+   */
+  private versionOf(reads: ListReads) {
     let version = this.cleared
-    for (const table of tables) version += this.changes.get(table) ?? 0
+    for (const table of [...reads.tables, ...Object.keys(reads.rows ?? {})])
+      version += this.changes.get(table) ?? 0
     return version
   }
 
-  private keeper(key: string, tables: readonly string[]): ListKeeper {
-    const version = this.versionOf(tables)
+  private keeper(key: string, reads: ListReads): ListKeeper {
+    const version = this.versionOf(reads)
     const limit = this.maxSize / 8
     const batches: Buffer[] = []
     // An empty list still weighs its key and its entry, so that a flood of distinct requests
@@ -121,10 +135,10 @@ export class ListCache {
         } else batches.push(batch)
       },
       finish: (count) => {
-        if (tooLarge || !this.feed.live || version !== this.versionOf(tables)) return
+        if (tooLarge || !this.feed.live || version !== this.versionOf(reads)) return
         // Once: a keeper stores one list.
         tooLarge = true
-        this.store(key, { count, batches, tables, size })
+        this.store(key, { count, batches, reads, size })
       },
     }
   }
@@ -144,13 +158,16 @@ export class ListCache {
     this.size += list.size
   }
 
-  private changed(table: string) {
+  /** `id`: the row that changed, or `''` when the change does not say. */
+  private changed(table: string, id: string) {
     this.changes.set(table, (this.changes.get(table) ?? 0) + 1)
-    for (const [key, entry] of this.entries)
-      if (entry.tables.includes(table)) {
+    for (const [key, { reads, size }] of this.entries) {
+      const rows = reads.rows?.[table]
+      if (reads.tables.includes(table) || (rows && (id === '' || rows.includes(id)))) {
         this.entries.delete(key)
-        this.size -= entry.size
+        this.size -= size
       }
+    }
   }
 
   private clear() {

@@ -220,7 +220,7 @@ export const selectResourceDocuments = async (
   const key = JSON.stringify([userId, query.page, query.limit, query.order, query.contain, filters])
   const { kept, keeper } = keptLists
     .get(app)
-    .lookup(key, resourceListTables(query.contain, filters))
+    .lookup(key, { tables: resourceListTables(query.contain, filters) })
   if (kept) return { documents: kept.documents, pagination: pagination(kept.count) }
   const knex = em.getKnex()
   const { statement, build } = documentsStatement(knex, userId, query, filters, app.config.appUrl)

@@ -6,7 +6,7 @@ import type { EntityManager, Knex } from '@mikro-orm/postgresql'
 import type { AppContext } from '../../api/app.ts'
 import type { AuthUser } from '../../api/auth/user.ts'
 import { DOCUMENT, LIST_TOTAL, readDocumentList } from '../../api/db/document-list.ts'
-import { ListCache } from '../../api/db/list-cache.ts'
+import { ListCache, type ListReads } from '../../api/db/list-cache.ts'
 import {
   type CompiledQuery,
   compileQuery,
@@ -271,6 +271,16 @@ export const USER_LIST_TABLES = [
   'groups',
 ]
 
+/**
+ * What a user's view reads: the user's own row, and the tables of what it shows with them. A
+ * sign-in changes the row of the user who signs in (their last sign-in), so it leaves the views
+ * of everyone else kept.
+ */
+const viewReads = (id: string): ListReads => ({
+  tables: USER_LIST_TABLES.filter((table) => table !== 'users'),
+  rows: { users: [id.toLowerCase()] },
+})
+
 /** The lists of each server, kept per caller and request until a table they read changes. */
 const keptLists = pluginState<ListCache>('users.lists')
 
@@ -301,7 +311,9 @@ export const viewUserText = async (
     .sort()
   const { user, id } = request
   const { kept, keeper } = options.kept
-    ? keptLists.get(app).lookup(JSON.stringify(['view', user.id, user.role, id, contains]))
+    ? keptLists
+        .get(app)
+        .lookup(JSON.stringify(['view', user.id, user.role, id, contains]), viewReads(id))
     : {}
   if (kept) {
     const document = await kept.documents.next()

@@ -74,6 +74,16 @@ export const completeSetup = async (
 }
 
 /**
+ * What a step that signs out may be answered besides its own calls: the sign-in page's check,
+ * and the session keys the page signed out of was still saving of what it decrypted, a call that
+ * arrives after the session ended (passbolt answers it 401 too).
+ */
+export const SIGN_OUT_ANSWERS = [
+  'GET /auth/is-authenticated.json 401',
+  'POST /metadata/session-keys.json 401',
+]
+
+/**
  * Signs out from the badge menu of the password workspace and waits for the sign-in form (the
  * extension loses track of a tab that navigates again before its form is in).
  */

@@ -17,6 +17,7 @@ import { secretInvariantViolations } from '../helpers/vault.ts'
 import {
   completeSetup,
   createUserWithCli,
+  SIGN_OUT_ANSWERS,
   setUpInOwnBrowser,
   signOut,
   submitPassphrase,
@@ -198,19 +199,23 @@ test('with encrypted metadata on: a folder holding a v5 password is shared and r
       t.false(texts.text.includes(clear), `"${clear}" is stored in clear`)
   })
 
-  await steps.run('F4. she signs in, opens the folder and reads the password in it', async () => {
-    await signOut(margaret, domain)
-    await submitPassphrase(margaret, domain, MARGARET_PASSPHRASE)
-    const app = margaret.iframe('app')
-    await folderIn(margaret).waitFor({ timeout: 60_000 })
-    await folderIn(margaret).click()
-    await margaret.page.waitForURL(/\/app\/folders\/view\//)
-    const row = rowOf(app, PASSWORD.name)
-    await withPassphrase(app, row, MARGARET_PASSPHRASE, 60_000)
-    t.true((await row.innerText()).includes(PASSWORD.username))
-    t.true((await row.innerText()).includes(PASSWORD.uri.replace(/^https:\/\//, '')))
-    t.is(await revealPassword(margaret, PASSWORD.name, MARGARET_PASSPHRASE), PASSWORD.secret)
-  }, ['GET /auth/is-authenticated.json 401'])
+  await steps.run(
+    'F4. she signs in, opens the folder and reads the password in it',
+    async () => {
+      await signOut(margaret, domain)
+      await submitPassphrase(margaret, domain, MARGARET_PASSPHRASE)
+      const app = margaret.iframe('app')
+      await folderIn(margaret).waitFor({ timeout: 60_000 })
+      await folderIn(margaret).click()
+      await margaret.page.waitForURL(/\/app\/folders\/view\//)
+      const row = rowOf(app, PASSWORD.name)
+      await withPassphrase(app, row, MARGARET_PASSPHRASE, 60_000)
+      t.true((await row.innerText()).includes(PASSWORD.username))
+      t.true((await row.innerText()).includes(PASSWORD.uri.replace(/^https:\/\//, '')))
+      t.is(await revealPassword(margaret, PASSWORD.name, MARGARET_PASSPHRASE), PASSWORD.secret)
+    },
+    SIGN_OUT_ANSWERS,
+  )
   await steps.run(
     'F5. the administrator files a new personal v5 password in the shared folder; she reads it too',
     async () => {

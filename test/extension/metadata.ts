@@ -11,6 +11,7 @@ import type { TestApi } from '../helpers/api.ts'
 import type { ExtensionBrowser, Steps } from '../helpers/extension.ts'
 import {
   createUserWithCli,
+  SIGN_OUT_ANSWERS,
   setUpInOwnBrowser,
   signOut,
   submitPassphrase,
@@ -250,24 +251,28 @@ const runSharingSteps = async ({
       t.false(text.includes(PASSWORD.name), 'the name is stored in clear')
   })
 
-  await steps.run('M6. each opens her workspace and reads the name, the URI and the password', async () => {
-    for (const [browser, personPassphrase] of [
-      [margaret, MARGARET_PASSPHRASE],
-      [grace, GRACE_PASSPHRASE],
-    ] as const) {
-      // Grace's session began before the key was shared with her: the extension keeps the keys
-      // it read at sign-in for the session, so, as after a rotation, she signs in afresh.
-      if (browser === grace) {
-        await signOut(grace, domain)
-        await submitPassphrase(grace, domain, GRACE_PASSPHRASE)
-        await rowOf(grace.iframe('app'), PASSWORD.name).waitFor({ timeout: 60_000 })
-      } else await openWorkspace(browser, domain, personPassphrase, PASSWORD.name)
-      const row = rowOf(browser.iframe('app'), PASSWORD.name)
-      t.true((await row.innerText()).includes(PASSWORD.username))
-      t.true((await row.innerText()).includes(PASSWORD.uri.replace(/^https:\/\//, '')))
-      t.is(await revealPassword(browser, PASSWORD.name, personPassphrase), PASSWORD.secret)
-    }
-  }, ['GET /auth/is-authenticated.json 401'])
+  await steps.run(
+    'M6. each opens her workspace and reads the name, the URI and the password',
+    async () => {
+      for (const [browser, personPassphrase] of [
+        [margaret, MARGARET_PASSPHRASE],
+        [grace, GRACE_PASSPHRASE],
+      ] as const) {
+        // Grace's session began before the key was shared with her: the extension keeps the keys
+        // it read at sign-in for the session, so, as after a rotation, she signs in afresh.
+        if (browser === grace) {
+          await signOut(grace, domain)
+          await submitPassphrase(grace, domain, GRACE_PASSPHRASE)
+          await rowOf(grace.iframe('app'), PASSWORD.name).waitFor({ timeout: 60_000 })
+        } else await openWorkspace(browser, domain, personPassphrase, PASSWORD.name)
+        const row = rowOf(browser.iframe('app'), PASSWORD.name)
+        t.true((await row.innerText()).includes(PASSWORD.username))
+        t.true((await row.innerText()).includes(PASSWORD.uri.replace(/^https:\/\//, '')))
+        t.is(await revealPassword(browser, PASSWORD.name, personPassphrase), PASSWORD.secret)
+      }
+    },
+    SIGN_OUT_ANSWERS,
+  )
 
   await steps.run('M7. the administrator migrates the remaining v4 passwords to v5', async () => {
     await seedV4Passwords(api, ['ada@keyward.test', MARGARET.username], LEGACY)
@@ -284,67 +289,71 @@ const runSharingSteps = async ({
     // She reads them after the rotation (next step), from a fresh sign-in.
   })
 
-  await steps.run('M8. the administrator rotates the metadata key; she still reads every password', async () => {
-    const [before] = await sql<{ id: string }>(api, 'select id from metadata_keys')
-    await admin.page.goto(`${domain}/app/administration/content-types/metadata-key`)
-    const rotate = adminApp.getByRole('button', { name: 'Rotate key' }).first()
-    const confirm = adminApp.locator('.dialog').getByRole('button', { name: 'Rotate key' })
-    const prompt = adminApp.locator('.passphrase-entry')
-    await rotate.waitFor({ timeout: 60_000 })
-    // In zero-knowledge mode the page asks for the passphrase (to read the metadata keys), as
-    // it opens or on the click: answer it wherever it comes, until the confirmation shows.
-    for (let attempt = 0; attempt < 4 && !(await confirm.isVisible()); attempt++) {
-      if (await prompt.isVisible()) {
-        await prompt.locator('#passphrase-entry-form-passphrase').fill(passphrase)
-        await prompt.locator('button[type="submit"]').click()
-        await prompt.waitFor({ state: 'hidden', timeout: 60_000 })
-      } else await rotate.click({ timeout: 10_000 }).catch(() => {})
-      await confirm
-        .or(prompt)
-        .first()
-        .waitFor({ timeout: 30_000 })
-        .catch(() => {})
-    }
-    await confirm.click()
-    await withPassphrase(
-      adminApp,
-      adminApp.getByText('The metadata key has been rotated.'),
-      passphrase,
-      120_000,
-    )
-    const keys = await sql<{ id: string; expired: unknown; deleted: unknown }>(
-      api,
-      'select id, expired, deleted from metadata_keys order by created',
-    )
-    t.is(keys.length, 2)
-    t.is(keys[0].id, before.id)
-    t.truthy(keys[0].expired, 'the old key is expired')
-    t.is(keys[1].expired, null)
-    const onKeys = await sql<{ metadata_key_id: string }>(
-      api,
-      "select distinct metadata_key_id from resources where not deleted and metadata_key_type = 'shared_key'",
-    )
-    t.deepEqual(onKeys, [{ metadata_key_id: keys[1].id }])
-    const holders = await sql<{ username: string }>(
-      api,
-      `select u.username from metadata_private_keys p join users u on u.id = p.user_id
+  await steps.run(
+    'M8. the administrator rotates the metadata key; she still reads every password',
+    async () => {
+      const [before] = await sql<{ id: string }>(api, 'select id from metadata_keys')
+      await admin.page.goto(`${domain}/app/administration/content-types/metadata-key`)
+      const rotate = adminApp.getByRole('button', { name: 'Rotate key' }).first()
+      const confirm = adminApp.locator('.dialog').getByRole('button', { name: 'Rotate key' })
+      const prompt = adminApp.locator('.passphrase-entry')
+      await rotate.waitFor({ timeout: 60_000 })
+      // In zero-knowledge mode the page asks for the passphrase (to read the metadata keys), as
+      // it opens or on the click: answer it wherever it comes, until the confirmation shows.
+      for (let attempt = 0; attempt < 4 && !(await confirm.isVisible()); attempt++) {
+        if (await prompt.isVisible()) {
+          await prompt.locator('#passphrase-entry-form-passphrase').fill(passphrase)
+          await prompt.locator('button[type="submit"]').click()
+          await prompt.waitFor({ state: 'hidden', timeout: 60_000 })
+        } else await rotate.click({ timeout: 10_000 }).catch(() => {})
+        await confirm
+          .or(prompt)
+          .first()
+          .waitFor({ timeout: 30_000 })
+          .catch(() => {})
+      }
+      await confirm.click()
+      await withPassphrase(
+        adminApp,
+        adminApp.getByText('The metadata key has been rotated.'),
+        passphrase,
+        120_000,
+      )
+      const keys = await sql<{ id: string; expired: unknown; deleted: unknown }>(
+        api,
+        'select id, expired, deleted from metadata_keys order by created',
+      )
+      t.is(keys.length, 2)
+      t.is(keys[0].id, before.id)
+      t.truthy(keys[0].expired, 'the old key is expired')
+      t.is(keys[1].expired, null)
+      const onKeys = await sql<{ metadata_key_id: string }>(
+        api,
+        "select distinct metadata_key_id from resources where not deleted and metadata_key_type = 'shared_key'",
+      )
+      t.deepEqual(onKeys, [{ metadata_key_id: keys[1].id }])
+      const holders = await sql<{ username: string }>(
+        api,
+        `select u.username from metadata_private_keys p join users u on u.id = p.user_id
          where p.metadata_key_id = ? order by u.username`,
-      [keys[1].id],
-    )
-    t.deepEqual(
-      holders.map((row) => row.username),
-      ['ada@keyward.test', GRACE.username, MARGARET.username],
-      'everyone holds the new key',
-    )
-    // A fresh sign-in: the session she has keeps the old key only and lists nothing after the
-    // rotation.
-    await signOut(margaret, domain)
-    await submitPassphrase(margaret, domain, MARGARET_PASSPHRASE)
-    const app = margaret.iframe('app')
-    for (const name of [PASSWORD.name, ...LEGACY])
-      await rowOf(app, name).waitFor({ timeout: 60_000 })
-    t.is(await revealPassword(margaret, PASSWORD.name, MARGARET_PASSPHRASE), PASSWORD.secret)
-  }, ['GET /auth/is-authenticated.json 401'])
+        [keys[1].id],
+      )
+      t.deepEqual(
+        holders.map((row) => row.username),
+        ['ada@keyward.test', GRACE.username, MARGARET.username],
+        'everyone holds the new key',
+      )
+      // A fresh sign-in: the session she has keeps the old key only and lists nothing after the
+      // rotation.
+      await signOut(margaret, domain)
+      await submitPassphrase(margaret, domain, MARGARET_PASSPHRASE)
+      const app = margaret.iframe('app')
+      for (const name of [PASSWORD.name, ...LEGACY])
+        await rowOf(app, name).waitFor({ timeout: 60_000 })
+      t.is(await revealPassword(margaret, PASSWORD.name, MARGARET_PASSPHRASE), PASSWORD.secret)
+    },
+    SIGN_OUT_ANSWERS,
+  )
 
   await steps.run(
     'M9. the administrator leaves zero-knowledge mode: the server gets a copy it can pass on',

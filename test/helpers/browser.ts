@@ -23,6 +23,9 @@ export const newPage = async (t: ExecutionContext, options: BrowserContextOption
   })
   t.teardown(() => context.close())
   const page = await context.newPage()
+  // A file's tests open their pages at once, beside other files' browsers and servers on two
+  // cores: a page's load may wait on the machine for longer than Playwright's 30 s default.
+  page.setDefaultNavigationTimeout(60_000)
   const errors: string[] = []
   const console: { type: string; text: string }[] = []
   page.on('pageerror', (error) => errors.push(error.message))

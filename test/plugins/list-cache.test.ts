@@ -363,7 +363,7 @@ test('a list is kept only when read whole while nothing changed, within its boun
   // A list reading part of the cache's tables stays kept when another changes, even while it
   // is read.
   const partial = new ListCache(feed, ['permissions', 'favorites'], 8_000)
-  const favorites = ['favorites']
+  const favorites = { tables: ['favorites'] }
   const reading = partial.lookup('f', favorites)
   await changeAndWait(api, () =>
     query(api.app.database.url, `update permissions set type = type where false`),
@@ -389,9 +389,9 @@ test('a list is kept only when read whole while nothing changed, within its boun
   t.truthy(unheard.lookup('a').keeper)
 })
 
-test('a user viewed again is answered without PostgreSQL, and an edit is in the next view', async (t) => {
+test('a user viewed again is answered without PostgreSQL; an edit or their own sign-in is in the next view, another user’s sign-in keeps it', async (t) => {
   const api = await startTestApi(t)
-  const [ada] = await team(api, ['ada'])
+  const [ada, bob] = await team(api, ['ada', 'bob'])
   await feedSettled(api)
   const first = await countQueries(api, () => ada.client.fetch('/users/me.json'))
   t.true(readsList(first.statements), first.statements.join('\n'))
@@ -408,4 +408,14 @@ test('a user viewed again is answered without PostgreSQL, and an edit is in the 
   t.is(edited.status, 200, edited.text)
   t.is(edited.json.body.profile.first_name, 'Adele')
   t.is((await ada.client.fetch('/users/me.json')).json.body.profile.first_name, 'Adele')
+  const seen = (await ada.client.fetch('/users/me.json')).json.body
+  // Bob's sign-in changes his row only.
+  t.is((await gpgAuthLogin(new TestClient(api.url), bob)).stage2.status, 200)
+  const afterBob = await countQueries(api, () => ada.client.fetch('/users/me.json'))
+  t.false(readsList(afterBob.statements), afterBob.statements.join('\n'))
+  t.deepEqual(afterBob.result.json.body, seen)
+  // Ada's own sign-in on another device changes what her view shows.
+  t.is((await gpgAuthLogin(new TestClient(api.url), ada)).stage2.status, 200)
+  const afterAda = await countQueries(api, () => ada.client.fetch('/users/me.json'))
+  t.true(readsList(afterAda.statements))
 })
