@@ -6,19 +6,15 @@
 // A list is kept only when it was read whole while the change feed was live and nothing it
 // reads changed between the lookup and its last row; a change to a table drops the lists that
 // read it, and a change to one row of a table that names its rows (`users`) drops the lists
-// that read that table or that row. A change made through this process is heard before its answer goes out
-// (`ChangeFeed.caughtUp`); one made by another process when its notification arrives, moments
-// after its commit, as with every cache fed by `ChangeFeed`.
+// that read that table or that row. A change made through this process is heard before its
+// answer goes out (`ChangeFeed.caughtUp`); one made by another process when its notification
+// arrives, moments after its commit, as with every cache fed by `ChangeFeed`.
 import type { JsonRowBatches } from '../envelope.ts'
 import type { ChangeFeed } from './change-feed.ts'
 
 /** About what an entry costs besides its key and documents, in bytes. */
 const ENTRY_OVERHEAD = 256
 
-/**
- * A list as it was sent: its full count and its documents, in the batches they went in, as
- * bytes, so that sending it again neither joins nor encodes anything.
- */
 /**
  * What a list reads: whole tables, and single rows of tables whose changes name the row they
  * changed (a change that names none drops every list reading any row of its table).
@@ -28,6 +24,10 @@ export interface ListReads {
   rows?: Readonly<Record<string, readonly string[]>>
 }
 
+/**
+ * A list as it was sent: its full count and its documents, in the batches they went in, as
+ * bytes, so that sending it again neither joins nor encodes anything.
+ */
 interface KeptList {
   count: number
   batches: Buffer[]

@@ -76,7 +76,7 @@ export const completeSetup = async (
 /**
  * What a step that signs out may be answered besides its own calls: the sign-in page's check,
  * and the session keys the page signed out of was still saving of what it decrypted, a call that
- * arrives after the session ended (passbolt answers it 401 too).
+ * may arrive after the session ended.
  */
 export const SIGN_OUT_ANSWERS = [
   'GET /auth/is-authenticated.json 401',
