@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto'
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql'
 import type { Logger } from 'pino'
+import { CoalescedRun } from './coalesced-run.ts'
 import type { ChangeFeed } from './db/change-feed.ts'
 import { executeStatement, selectRows } from './orm.ts'
 import { backgroundWork, requestScope } from './request-scope.ts'
@@ -72,8 +73,10 @@ export interface MailSenderOptions {
 const MAX_ERROR_LENGTH = 500
 
 export class MailSender {
-  private running: Promise<void> | undefined
-  private queued: Promise<void> | undefined
+  // A pass queued before `stop` does not run after it: `stop` gives its own last attempt.
+  private readonly passes = new CoalescedRun(async () => {
+    if (!this.stopped) await backgroundWork.run('mail-queue', () => this.pass())
+  })
   private timer: NodeJS.Timeout | undefined
   private stopped = false
   /** Mails this process queued since the last pass began. */
@@ -99,28 +102,16 @@ export class MailSender {
    * began after the call is over. Never rejects: failures are logged and kept in the queue.
    */
   deliverDue(): Promise<void> {
-    if (this.stopped) return this.queued ?? this.running ?? Promise.resolve()
-    if (!this.running) {
-      this.running = backgroundWork
-        .run('mail-queue', () => this.pass())
-        .finally(() => {
-          this.running = undefined
-        })
-      return this.running
-    }
-    // A pass is under way and may have looked already: one more follows it.
-    this.queued ??= this.running.then(() => {
-      this.queued = undefined
-      return this.deliverDue()
-    })
-    return this.queued
+    if (this.stopped) return this.passes.settled()
+    // A pass under way may have looked already: one more follows it.
+    return this.passes.request()
   }
 
   /** Waits for the pass under way; then gives the mails this process queued a first attempt. */
   async stop(): Promise<void> {
     this.stopped = true
     clearInterval(this.timer)
-    await (this.queued ?? this.running)
+    await this.passes.settled()
     if (this.unsent > 0) await backgroundWork.run('mail-queue', () => this.pass())
   }
 

@@ -5,6 +5,7 @@
 // nothing, so every request reads the database.
 import pg from 'pg'
 import type { Logger } from 'pino'
+import { CoalescedRun } from '../coalesced-run.ts'
 
 export const CHANGE_CHANNEL = 'keyward_changed'
 /** The listening connection's `application_name`, which names it in `pg_stat_activity`. */
@@ -27,8 +28,7 @@ export class ChangeFeed {
     `keyward_caught_up_${process.pid}_${Math.random().toString(36).slice(2)}`
   private marks = 0
   private readonly awaitingMarks = new Map<number, () => void>()
-  private catchingUp: Promise<void> | undefined
-  private nextCatchUp: Promise<void> | undefined
+  private readonly catchUps = new CoalescedRun(() => this.catchUp())
   private client: pg.Client | undefined
   private retry: NodeJS.Timeout | undefined
   private stopped = false
@@ -70,18 +70,8 @@ export class ChangeFeed {
    * everything instead (`wroteHere`). Calls made while one is on its way share the next one.
    */
   caughtUp(): Promise<void> {
-    if (!this.catchingUp) {
-      this.catchingUp = this.catchUp().finally(() => {
-        this.catchingUp = undefined
-      })
-      return this.catchingUp
-    }
     // The one on its way may have been sent before this caller's change committed.
-    this.nextCatchUp ??= this.catchingUp.then(() => {
-      this.nextCatchUp = undefined
-      return this.caughtUp()
-    })
-    return this.nextCatchUp
+    return this.catchUps.request()
   }
 
   private async catchUp(): Promise<void> {
