@@ -82,7 +82,8 @@ export function Html({
         ))}
         <script type="module" src={site.assets.js} />
         {page.sidebarId && site.assets.sidebars[page.sidebarId] ? (
-          // The sidebar island hydrates with these items: fetch them beside the script.
+          // The sidebar island hydrates with these items: fetch them beside the script (the
+          // bootstrap takes them as soon as it runs, see client/early-fetch.ts).
           <link
             rel="preload"
             href={site.assets.sidebars[page.sidebarId]}

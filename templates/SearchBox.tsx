@@ -93,6 +93,18 @@ export function SearchBox({ context, route }: { context: string; route: string }
     })
   }
 
+  // The box works before the page is live: a reader may focus it and type while the React part
+  // loads. Hydration keeps the text but saw neither event, so the box catches up once, here.
+  const caughtUp = useRef(false)
+  useEffect(() => {
+    if (caughtUp.current) return
+    caughtUp.current = true
+    const box = input.current
+    if (!box) return
+    if (document.activeElement === box) startLoading()
+    if (box.value) void search(box.value)
+  })
+
   const search = async (value: string) => {
     setQuery(value)
     setActive(-1)

@@ -2,6 +2,7 @@
 // the site model, so client navigation and the mobile menu render the same tree the build did.
 import { useEffect, useState } from 'react'
 import type { SidebarItem, SiteModel } from '../model/site-model.ts'
+import { takeEarlyFetch } from './client/early-fetch.ts'
 import { useSite } from './SiteContext.tsx'
 
 const loading = new Map<string, Promise<SidebarItem[]>>()
@@ -13,7 +14,7 @@ export const loadSidebar = (site: SiteModel, id: string): Promise<SidebarItem[]>
   if (!url) return Promise.reject(new Error(`No sidebar with the id "${id}"`))
   let promise = loading.get(url)
   if (!promise) {
-    promise = fetch(url).then(async (response) => {
+    promise = (takeEarlyFetch(url) ?? fetch(url)).then(async (response) => {
       if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`)
       const items = (await response.json()) as SidebarItem[]
       site.sidebars[id] = items

@@ -4,11 +4,15 @@
 // whichever comes first. Its chunks are preloaded, so that import rarely waits on the network.
 import { whenIdle } from '../idle.ts'
 import { initConsent } from './consent.ts'
+import { fetchEarly } from './early-fetch.ts'
 import { highlightTerms } from './highlight.ts'
 import { initImageZoom } from './image-zoom.ts'
 import { clientData } from './site-data.ts'
 
-initConsent(clientData().config)
+const data = clientData()
+const sidebar = data.page.sidebarId && data.assets.sidebars[data.page.sidebarId]
+if (sidebar) fetchEarly(sidebar)
+initConsent(data.config)
 highlightTerms()
 initImageZoom()
 

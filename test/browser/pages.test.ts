@@ -87,3 +87,35 @@ test('every page hydrates without an error, and reached by client navigation sho
   t.deepEqual(logged, [])
   t.is(JSON.parse(readFileSync(join(out, 'docs/user/page-data.json'), 'utf8')).route, '/docs/user/')
 })
+
+test('the preloaded sidebar is fetched while the page loads, even when the React part comes late', async (t) => {
+  const { page, console } = await newPage(t)
+  // The React part (the chunk that marks the page hydrated) arrives 5 s late: long after the
+  // load event, past the few seconds after which the browser warns about an unused preload.
+  await page.route('**/*.js', async (route) => {
+    const response = await route.fetch()
+    const body = await response.text()
+    if (body.includes('.hydrated=')) await new Promise((resolve) => setTimeout(resolve, 5_000))
+    await route.fulfill({ response, body })
+  })
+  await page.goto(new URL('/docs/user/', server.url).href)
+  const sidebar = await page.getAttribute('link[rel="preload"][as="fetch"]', 'href')
+  t.truthy(sidebar)
+  const fetched = () =>
+    page.evaluate(
+      (href) =>
+        performance
+          .getEntriesByType('resource')
+          .filter((entry) => entry.name === new URL(href, location.href).href).length,
+      sidebar ?? '',
+    )
+  await hydrated(page)
+  t.is(await page.locator('[data-island-failed]').count(), 0)
+  t.true((await page.locator('.doc-layout__sidebar a').count()) > 3, 'the sidebar shows its items')
+  t.is(await fetched(), 1, 'fetched once')
+  // Without the early fetch the browser warns here that the preload went unused.
+  t.deepEqual(
+    console.filter((m) => m.type === 'error' || m.type === 'warning'),
+    [],
+  )
+})

@@ -59,6 +59,15 @@ const openGet = (api: TestApi, cookies: Map<string, string>, path: string) =>
 const poolOf = (api: TestApi) =>
   (api.app.orm.em.getKnex().client as unknown as { pool: { numUsed(): number } }).pool
 
+/**
+ * Stops this server's periodic work (scheduled jobs, the mail queue's polls and retries), so
+ * that the pool's count of connections in use is the lists' alone.
+ */
+const quiet = async (api: TestApi) => {
+  await api.app.jobs.stop()
+  await api.app.mailer.stop()
+}
+
 const waitFor = async (condition: () => boolean, ms: number) => {
   const deadline = Date.now() + ms
   while (!condition() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
@@ -115,6 +124,7 @@ test('2,500 resources come in the list’s order, in several chunks, with the pa
 
 test('a client that leaves after the first chunk gives the connection back, and nothing is logged as an error', async (t) => {
   const api = await startTestApi(t)
+  await quiet(api)
   const [ada, bob] = await team(api, ['ada', 'bob'])
   // About 25 MB of documents: more than the server reads ahead of a client that stops reading.
   await seed(sqlOf(api), ada.id, bob.id, 2_500, 10_000)
@@ -145,6 +155,7 @@ test('a client that leaves after the first chunk gives the connection back, and 
 
 test('a failure before the first byte is an error answer; one after it cuts the answer, is logged, and the pool recovers', async (t) => {
   const api = await startTestApi(t)
+  await quiet(api)
   const [ada, bob] = await team(api, ['ada', 'bob'])
   const sql = sqlOf(api)
   await seed(sql, ada.id, bob.id, 2_500, 10_000)
@@ -200,6 +211,7 @@ test('a failure before the first byte is an error answer; one after it cuts the 
 test('a client that stops reading has its answer cut once the stall limit passes, and the connection goes back', async (t) => {
   t.timeout(90_000)
   const api = await startTestApi(t)
+  await quiet(api)
   const [ada, bob] = await team(api, ['ada', 'bob'])
   // About 50 MB: more than the read-ahead and both ends' socket buffers hold.
   await seed(sqlOf(api), ada.id, bob.id, 5_000, 10_000)
