@@ -176,13 +176,17 @@ const get = (url: string, headers: Record<string, string>) =>
   })
 
 /**
- * A change to `table`, which the measured list reads (the resources lists read the permissions,
- * the users directory the profiles), then time for the server to hear of it: the next list is
- * read from PostgreSQL again, as after a change to what it shows.
+ * A change made behind the server's back (`statement`), then time for the server to hear of
+ * it: run before each request, it shows what a list costs after such a change.
  */
-export const changeKeptLists =
-  (db: { query(sql: string): Promise<unknown> }, table: 'permissions' | 'profiles') => async () => {
-    await db.query(`update ${table} set modified = modified where false`)
+export const changeBefore =
+  (
+    db: { query(sql: string, values?: unknown[]): Promise<unknown> },
+    statement: string,
+    values: unknown[] = [],
+  ) =>
+  async () => {
+    await db.query(statement, values)
     await new Promise((resolve) => setTimeout(resolve, 30))
   }
 

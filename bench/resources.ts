@@ -18,7 +18,7 @@ import { generateUserKey, gpgAuthLogin, TestClient } from '../test/helpers/clien
 import { jwtLogin } from '../test/helpers/jwt.ts'
 import {
   type BenchServer,
-  changeKeptLists,
+  changeBefore,
   type Figures,
   loadAverage,
   measure,
@@ -51,6 +51,23 @@ const READABLE = Math.min(RESOURCES, 10_000)
 const SYNC = '/resources.json?contain[permission]=1&contain[favorite]=1&contain[tag]=1'
 const TREE =
   '/resources.json?contain[permission]=1&contain[favorite]=1&contain[permissions.user.profile]=1'
+
+/** A new password of `$1`, theirs alone, as saving one writes it (behind the server's back). */
+const SAVE_PASSWORD = `with saved as (
+    insert into resources (id, name, resource_type_id, created_by, modified_by)
+    select gen_random_uuid(), 'another', id, $1, $1 from resource_types order by slug limit 1
+    returning id)
+  insert into permissions (id, aco, aco_foreign_key, aro, aro_foreign_key, type)
+  select gen_random_uuid(), 'Resource', saved.id, 'User', $1, 15 from saved`
+
+/** A change to one of the reader's permissions: their next list is written afresh. */
+const changeShown = (db: Parameters<typeof changeBefore>[0], readerId: string) =>
+  changeBefore(
+    db,
+    `update permissions set modified = now() where id =
+       (select id from permissions where aro = 'User' and aro_foreign_key = $1 limit 1)`,
+    [readerId],
+  )
 
 const line = (label: string, f: Figures, ceiling: Figures, target: string) =>
   console.log(
@@ -112,13 +129,22 @@ try {
   // The permission tree first, on a server that has not yet served anything large.
   const tree = await measure(org.server, `${base}${TREE}`, org.headers, RUNS)
   const sync = await measure(org.server, `${base}${SYNC}`, org.headers, RUNS)
-  // After anyone's change, the list is written by PostgreSQL again.
+  // After a change to what the reader's list shows (one of their permissions), the list is
+  // written by PostgreSQL again.
   const syncChanged = await measure(
     org.server,
     `${base}${SYNC}`,
     org.headers,
     RUNS,
-    changeKeptLists(org.db, 'permissions'),
+    changeShown(org.db, org.reader.id),
+  )
+  // After another member saves a password the reader cannot read, their list stays kept.
+  const syncAfterOther = await measure(
+    org.server,
+    `${base}${SYNC}`,
+    org.headers,
+    RUNS,
+    changeBefore(org.db, SAVE_PASSWORD, [org.owner.id]),
   )
   // After a sign-in of the same user on the mobile app each time (a JWT sign-in: GPGAuth allows
   // an account 10 challenges a minute): the user's row changes, which the sync call does not
@@ -149,6 +175,12 @@ try {
   )
   line('the same call, after a change to what it shows each time', syncChanged, ceiling, '')
   line(
+    'the same call, after another member saves a password the reader cannot read each time',
+    syncAfterOther,
+    ceiling,
+    '',
+  )
+  line(
     "the same call, after the user's sign-in on the mobile app each time",
     syncAfterSignIn,
     ceiling,
@@ -174,7 +206,7 @@ try {
         `${large.bench.base}${SYNC}`,
         large.headers,
         RUNS,
-        changeKeptLists(large.db, 'permissions'),
+        changeShown(large.db, large.reader.id),
       )
       const largeCeiling = await large.ceiling()
       header()

@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util'
 import { gpgAuthLogin, TestClient } from '../test/helpers/client.ts'
 import {
-  changeKeptLists,
+  changeBefore,
   type Figures,
   loadAverage,
   measure,
@@ -74,13 +74,14 @@ try {
   console.log(`load ${loadAverage()}`)
   const withKeysUrl = `${bench.base}/users.json?contain[profile]=1&contain[gpgkey]=1&contain[groups_users]=1`
   const withKeys = await measure(server, withKeysUrl, headers, RUNS)
-  // After anyone's change, the list is written by PostgreSQL again.
+  // After anyone's change to a profile (the statement changes no row, but its table announces
+  // it all the same), the list is written by PostgreSQL again.
   const withKeysChanged = await measure(
     server,
     withKeysUrl,
     headers,
     RUNS,
-    changeKeptLists(db, 'profiles'),
+    changeBefore(db, 'update profiles set modified = modified where false'),
   )
   // What the official extension asks for when it opens the users workspace or the share dialog
   // (`missing_metadata_key_ids` only when the caller is an administrator).

@@ -1,8 +1,10 @@
 // Changes committed to watched tables, announced by triggers on the `keyward_changed` channel
-// (payload `<table>:<id>`) and heard by every API process on one listening connection. Caches of
-// rows that every request needs (the caller's account, organisation settings) drop an entry
-// the moment its row changes. While the connection is down, `live` is false and the caches keep
-// nothing, so every request reads the database.
+// and heard by every API process on one listening connection. The payload is `<table>:<id>`:
+// the id names the changed row, or, for the tables behind the resources lists, a user whose
+// lists may differ; an empty id names nothing in particular. Caches of rows that every request
+// needs (the caller's account, organisation settings) drop an entry the moment its row
+// changes. While the connection is down, `live` is false and the caches keep nothing, so every
+// request reads the database.
 import pg from 'pg'
 import type { Logger } from 'pino'
 import { CoalescedRun } from '../coalesced-run.ts'
@@ -41,7 +43,7 @@ export class ChangeFeed {
     private readonly logger: Logger,
   ) {}
 
-  /** Calls `listener` with the id of each changed row of `table`; `''` means "assume all". */
+  /** Calls `listener` with the id each change to `table` names; `''` means "assume all". */
   on(table: string, listener: ChangeListener): void {
     const set = this.listeners.get(table) ?? new Set()
     set.add(listener)

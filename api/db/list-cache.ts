@@ -4,11 +4,13 @@
 // documents costs PostgreSQL about a hundred milliseconds to write each time.
 //
 // A list is kept only when it was read whole while the change feed was live and nothing it
-// reads changed between the lookup and its last row; a change to a table drops the lists that
-// read it, and a change to one row of a table that names its rows (`users`) drops the lists
-// that read that table or that row. A change made through this process is heard before its
-// answer goes out (`ChangeFeed.caughtUp`); one made by another process when its notification
-// arrives, moments after its commit, as with every cache fed by `ChangeFeed`.
+// reads changed between the lookup and its last row. A change to a table drops the lists that
+// read it. Some tables' changes name what they changed: `users` its row, the tables behind each
+// user's resources list the users whose lists it may alter (`-` when none). A list may read
+// only some names of such a table (its caller's), and a change naming none of them leaves it.
+// A change made through this process is heard before its answer goes out
+// (`ChangeFeed.caughtUp`); one made by another process when its notification arrives, moments
+// after its commit, as with every cache fed by `ChangeFeed`.
 import type { JsonRowBatches } from '../envelope.ts'
 import type { ChangeFeed } from './change-feed.ts'
 
@@ -16,8 +18,9 @@ import type { ChangeFeed } from './change-feed.ts'
 const ENTRY_OVERHEAD = 256
 
 /**
- * What a list reads: whole tables, and single rows of tables whose changes name the row they
- * changed (a change that names none drops every list reading any row of its table).
+ * What a list reads: whole tables, and, of tables whose changes name what they changed (a row,
+ * or the users whose lists may differ), the names it depends on. A change that names nothing
+ * in particular (`''`) drops every list reading its table.
  */
 export interface ListReads {
   tables: readonly string[]
@@ -158,7 +161,7 @@ export class ListCache {
     this.size += list.size
   }
 
-  /** `id`: the row that changed, or `''` when the change does not say. */
+  /** `id`: the name the change gives (a row, a user, `-` for none), or `''` when it gives none. */
   private changed(table: string, id: string) {
     this.changes.set(table, (this.changes.get(table) ?? 0) + 1)
     for (const [key, { reads, size }] of this.entries) {

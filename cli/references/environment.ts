@@ -61,7 +61,7 @@ export const SETTING_DESCRIPTIONS: Partial<Record<Field, string>> = {
   metadataNewOrganisations:
     "How a new organisation keeps its passwords' names, URLs and descriptions: `v5` has the first administrator's extension set encrypted metadata up, `v4` keeps them in clear until an administrator turns encryption on.",
   listCacheSize:
-    'How much of the passwords lists each process keeps, per user and request, to answer the same request again without PostgreSQL, and as much again of the users directory and user views. A change to a table a list reads drops that list; a list over an eighth of this size is never kept. `0` keeps none.',
+    'How much of the passwords lists each process keeps, per user and request, to answer the same request again without PostgreSQL, and as much again of the users directory and user views. A change to what a list shows drops that list (of the passwords lists, only those of the users the change concerns); a list over an eighth of this size is never kept. `0` keeps none.',
 }
 
 /** Variables read outside the configuration schema, documented on the same page. */

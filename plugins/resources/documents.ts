@@ -5,7 +5,7 @@
 import type { EntityManager, Knex } from '@mikro-orm/postgresql'
 import type { AppContext } from '../../api/app.ts'
 import { DOCUMENT, LIST_TOTAL, readDocumentList } from '../../api/db/document-list.ts'
-import { ListCache } from '../../api/db/list-cache.ts'
+import { ListCache, type ListReads } from '../../api/db/list-cache.ts'
 import type { JsonRowBatches, Pagination } from '../../api/envelope.ts'
 import {
   type JsonText,
@@ -164,36 +164,50 @@ export const documentsStatement = (
 }
 
 /**
- * The tables a list reads, for the list cache (a test holds these to the statement's plans): a
- * change to one of them may change the list, a change to another cannot. The extension's sync
- * call reads no user, profile or avatar, so a sign-in or a profile edit leaves it kept.
+ * What a list reads, for the list cache (a test holds these to the statement's plans): a change
+ * to one of its tables may change the list, a change to another cannot. The tables behind each
+ * user's list name the users whose lists a change may alter (the `ListReaders` migration): of
+ * those, a list reads its caller's share alone, so another member's new password, favourite or
+ * share leaves it kept. The extension's sync call reads no user, profile or avatar, so a sign-in
+ * or a profile edit leaves it kept too.
  */
-const LIST_BASE_TABLES = [
+const READER_TABLES = [
   'resources',
-  'resource_types',
   'permissions',
   'groups_users',
-  'groups',
   'folders_relations',
-]
-const FAVORITE_TABLES = ['favorites']
-const TAG_TABLES = ['tags', 'resources_tags']
+  'favorites',
+  'resources_tags',
+] as const
+const LIST_BASE_TABLES = ['resource_types', 'groups']
+const TAG_TABLES = ['tags']
 const HOLDER_PROFILE_TABLES = ['users', 'profiles', 'avatars']
 
-export const resourceListTables = (
+export const resourceListReads = (
+  userId: string,
   contain: Readonly<Record<string, boolean>>,
   filters: ResourceFilters,
-): string[] => [
-  ...LIST_BASE_TABLES,
-  ...(contain.favorite || filters.favorite !== undefined ? FAVORITE_TABLES : []),
-  ...(contain.tag || filters.tag !== undefined ? TAG_TABLES : []),
-  ...(contain['permissions.user.profile'] ? HOLDER_PROFILE_TABLES : []),
-]
+): ListReads => {
+  const tagged = contain.tag || filters.tag !== undefined
+  const readers = READER_TABLES.filter(
+    (table) =>
+      (table !== 'favorites' || contain.favorite || filters.favorite !== undefined) &&
+      (table !== 'resources_tags' || tagged),
+  )
+  return {
+    tables: [
+      ...LIST_BASE_TABLES,
+      ...(tagged ? TAG_TABLES : []),
+      ...(contain['permissions.user.profile'] ? HOLDER_PROFILE_TABLES : []),
+    ],
+    rows: Object.fromEntries(readers.map((table) => [table, [userId.toLowerCase()]])),
+  }
+}
 
 /** Every table a list may read. */
 export const RESOURCE_LIST_TABLES = [
+  ...READER_TABLES,
   ...LIST_BASE_TABLES,
-  ...FAVORITE_TABLES,
   ...TAG_TABLES,
   ...HOLDER_PROFILE_TABLES,
 ]
@@ -220,7 +234,7 @@ export const selectResourceDocuments = async (
   const key = JSON.stringify([userId, query.page, query.limit, query.order, query.contain, filters])
   const { kept, keeper } = keptLists
     .get(app)
-    .lookup(key, { tables: resourceListTables(query.contain, filters) })
+    .lookup(key, resourceListReads(userId, query.contain, filters))
   if (kept) return { documents: kept.documents, pagination: pagination(kept.count) }
   const knex = em.getKnex()
   const { statement, build } = documentsStatement(knex, userId, query, filters, app.config.appUrl)

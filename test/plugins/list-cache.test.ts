@@ -10,7 +10,7 @@ import { ListCache } from '../../api/db/list-cache.ts'
 import {
   documentsStatement,
   RESOURCE_LIST_TABLES,
-  resourceListTables,
+  resourceListReads,
   WRITTEN,
 } from '../../plugins/resources/documents.ts'
 import type { ResourceFilters } from '../../plugins/resources/query.ts'
@@ -19,7 +19,7 @@ import { changeAndWait, feedSettled, startTestApi, type TestApi } from '../helpe
 import { gpgAuthLogin, TestClient } from '../helpers/client.ts'
 import { query } from '../helpers/database.ts'
 import { countQueries } from '../helpers/queries.ts'
-import { createPassword, makeGroup, team } from '../helpers/vault.ts'
+import { createPassword, encryptFor, makeGroup, sendBody, team } from '../helpers/vault.ts'
 
 const SYNC = '/resources.json?contain[permission]=1&contain[favorite]=1&contain[tag]=1'
 const TREE = '/resources.json?contain[permissions.user.profile]=1&contain[permissions.group]=1'
@@ -81,7 +81,8 @@ test('every table a kept list reads announces its changes, and its cache listens
       )
       const tables = await planTables(api, statement)
       for (const table of tables) read.add(table)
-      const declared = resourceListTables(contain, filters)
+      const reads = resourceListReads(ada.id, contain, filters)
+      const declared = [...reads.tables, ...Object.keys(reads.rows ?? {})]
       const missing = [...tables].filter((table) => !declared.includes(table))
       if (missing.length)
         t.fail(`${JSON.stringify({ contain, filters })} reads ${missing} it does not declare`)
@@ -118,13 +119,15 @@ test('every table a kept list reads announces its changes, and its cache listens
     [],
     'tables the users directory reads that its cache does not listen to',
   )
+  // Each table announces inserts, updates and deletions (truncation has no row to name).
   const announcing = new Set(
     (
       await query(
         api.app.database.url,
-        `select c.relname from pg_trigger t join pg_class c on c.oid = t.tgrelid
-         join pg_proc p on p.oid = t.tgfoid
-         where p.proname in ('keyward_notify_changed', 'keyward_notify_table_changed')`,
+        `select event_object_table as relname from information_schema.triggers
+         where action_statement like 'EXECUTE FUNCTION keyward_notify_%'
+         group by event_object_table
+         having count(distinct event_manipulation) = 3`,
       )
     ).map((row) => row.relname as string),
   )
@@ -160,11 +163,25 @@ test('the same list again is answered without PostgreSQL, and a change made thro
   t.truthy((await bob.client.fetch(SYNC)).json.body[0].favorite)
   await createPassword(bob, 'second')
   t.is((await bob.client.fetch(SYNC)).json.body.length, 2)
-  // Another user's change does not touch bob's list, but drops it all the same.
-  await createPassword(ada, 'adas')
+  // Another user's password, which bob cannot read, leaves his list kept.
+  await bob.client.fetch(SYNC)
+  const adas = await createPassword(ada, 'adas')
   const afterAda = await countQueries(api, () => bob.client.fetch(SYNC))
-  t.true(readsList(afterAda.statements))
+  t.false(readsList(afterAda.statements))
   t.is(afterAda.result.json.body.length, 2)
+  // Shared with him, it is in his next answer.
+  const shared = await sendBody(ada, 'PUT', `/share/resource/${adas.id}.json`, {
+    permissions: [{ aro: 'User', aro_foreign_key: bob.id, aco: 'Resource', type: 1 }],
+    secrets: [{ user_id: bob.id, data: await encryptFor('{"password":"p"}', [bob], ada) }],
+  })
+  t.is(shared.status, 200, shared.text)
+  const afterShare = await countQueries(api, () => bob.client.fetch(SYNC))
+  t.true(readsList(afterShare.statements))
+  t.deepEqual(afterShare.result.json.body.map((r: { name: string }) => r.name).sort(), [
+    'adas',
+    'first',
+    'second',
+  ])
 })
 
 test('a change made behind the server’s back is in the answer once its notification comes', async (t) => {
