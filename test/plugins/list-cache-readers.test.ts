@@ -6,8 +6,17 @@
 import test from 'ava'
 import { startTestApi } from '../helpers/api.ts'
 import { query } from '../helpers/database.ts'
+import {
+  addGroupMember,
+  createGroups,
+  removeGroupMember,
+  secretsFor,
+  seededRandom,
+  toggleAccess,
+  weightedChoice,
+} from '../helpers/everyday-changes.ts'
 import { countQueries } from '../helpers/queries.ts'
-import { createPassword, encryptFor, type Member, sendBody, team } from '../helpers/vault.ts'
+import { createPassword, type Member, sendBody, team } from '../helpers/vault.ts'
 
 const LISTS = [
   '/resources.json?contain[permission]=1&contain[favorite]=1&contain[tag]=1',
@@ -15,21 +24,13 @@ const LISTS = [
   '/resources.json?filter[is-shared-with-group]=GROUP&contain[permission]=1',
 ]
 
-/** A small seeded generator (mulberry32), so a failing mix can be replayed from its seed. */
-const random = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let value = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value
-  return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296
-}
-
 const readsList = (statements: string[]) => statements.some((sql) => /with "page" as/.test(sql))
 
 test('after any change, every kept list equals the list read afresh, and others stay kept', async (t) => {
   t.timeout(300_000)
   const seed = Number(process.env.KEYWARD_LIST_SEED ?? Date.now() % 1_000_000)
   t.log(`seed ${seed} (KEYWARD_LIST_SEED replays it)`)
-  const next = random(seed)
+  const next = seededRandom(seed)
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]
 
   const api = await startTestApi(t)
@@ -44,26 +45,12 @@ test('after any change, every kept list equals the list read afresh, and others 
   const byId = new Map(people.map((member) => [member.id, member]))
   const as = (member: Member) =>
     ({ role: member === ada ? 'admin' : 'user', as: member.id }) as const
-  const message = new Map<string, string>()
-  for (const member of people)
-    message.set(member.id, await encryptFor('{"password":"p"}', [member], ada))
-  const secretFor = (userId: string) => ({ user_id: userId, data: message.get(userId)! })
+  const secretFor = await secretsFor(people, ada)
 
-  const groups: { id: string; manager: Member }[] = []
-  for (const [name, manager, member] of [
+  const groups = await createGroups(ada, [
     ['One', ada, bob],
     ['Two', bob, carol],
-  ] as const) {
-    const created = await ada.client.json('/groups.json', 'POST', {
-      name,
-      groups_users: [
-        { user_id: manager.id, is_admin: true },
-        { user_id: member.id, is_admin: false },
-      ],
-    })
-    if (created.status !== 200) throw new Error(created.text)
-    groups.push({ id: created.json.body.id, manager })
-  }
+  ])
   const lists = LISTS.map((list) => list.replace('GROUP', groups[0].id))
 
   const liveResources = async () =>
@@ -95,74 +82,24 @@ test('after any change, every kept list equals the list read afresh, and others 
     return 200
   }
 
-  /** The owner shares with someone new, or takes a permission away (never their own). */
+  /** The owner grants someone access, or takes theirs away (never their own). */
   const share = async () => {
     const resourceId = pick(await liveResources())
     const owner = await ownerOf(resourceId)
     if (!owner) return 0
-    const current = await sql(
-      'select id, aro_foreign_key from permissions where aco_foreign_key = $1',
-      [resourceId],
-    )
-    const candidates = [
-      ...people.filter((m) => m.id !== owner.id).map((m) => ({ aro: 'User', id: m.id })),
-      ...groups.map((g) => ({ aro: 'Group', id: g.id })),
-    ]
-    const target = pick(candidates)
-    const existing = current.find((row) => row.aro_foreign_key === target.id)
-    const permissions = existing
-      ? [{ id: existing.id, delete: true }]
-      : [{ aro: target.aro, aro_foreign_key: target.id, aco: 'Resource', type: pick([1, 7]) }]
-    const simulated = await owner.client.json(
-      `/share/simulate/resource/${resourceId}.json`,
-      'POST',
-      { permissions },
-    )
-    if (simulated.status !== 200) return simulated.status
-    const added: string[] = simulated.json.body.changes.added.map(
-      (row: { User: { id: string } }) => row.User.id,
-    )
-    return (
-      await owner.client.json(`/share/resource/${resourceId}.json`, 'PUT', {
-        permissions,
-        secrets: added.map(secretFor),
-      })
-    ).status
-  }
-
-  const addMember = async () => {
-    const group = pick(groups)
-    const user = pick(people.filter((m) => m.id !== group.manager.id))
-    const groups_users = [{ user_id: user.id, is_admin: false }]
-    const client = group.manager.client
-    const dryRun = await client.json(`/groups/${group.id}/dry-run.json`, 'PUT', { groups_users })
-    if (dryRun.status !== 200) return dryRun.status
-    const needed: { Secret: { resource_id: string; user_id: string } }[] =
-      dryRun.json.body['dry-run'].SecretsNeeded
-    return (
-      await client.json(`/groups/${group.id}.json`, 'PUT', {
-        groups_users,
-        secrets: needed.map(({ Secret }) => ({
-          resource_id: Secret.resource_id,
-          ...secretFor(Secret.user_id),
-        })),
-      })
-    ).status
-  }
-
-  const removeMember = async () => {
-    const group = pick(groups)
-    const members = await sql('select id from groups_users where group_id = $1 and user_id <> $2', [
-      group.id,
-      group.manager.id,
+    const target = pick([
+      ...people.filter((m) => m !== owner).map((m) => ({ aro: 'User' as const, id: m.id })),
+      ...groups.map((g) => ({ aro: 'Group' as const, id: g.id })),
     ])
-    if (members.length === 0) return 0
-    return (
-      await group.manager.client.json(`/groups/${group.id}.json`, 'PUT', {
-        groups_users: [{ id: pick(members).id, delete: true }],
-      })
-    ).status
+    return toggleAccess(sql, owner, resourceId, target, () => pick([1, 7]), secretFor)
   }
+
+  const addMember = () => {
+    const group = pick(groups)
+    return addGroupMember(group, pick(people.filter((m) => m !== group.manager)), secretFor)
+  }
+
+  const removeMember = () => removeGroupMember(sql, pick(groups), pick)
 
   const rename = async () => {
     const resourceId = pick(await liveResources())
@@ -215,7 +152,7 @@ test('after any change, every kept list equals the list read afresh, and others 
   }
 
   const operations = { create, share, addMember, removeMember, rename, remove, favorite, tag }
-  const weights: [keyof typeof operations, number][] = [
+  const choose = weightedChoice<keyof typeof operations>(next, [
     ['create', 2],
     ['share', 4],
     ['addMember', 2],
@@ -224,16 +161,7 @@ test('after any change, every kept list equals the list read afresh, and others 
     ['remove', 0.7],
     ['favorite', 2],
     ['tag', 2],
-  ]
-  const total = weights.reduce((sum, [, weight]) => sum + weight, 0)
-  const choose = () => {
-    let roll = next() * total
-    for (const [name, weight] of weights) {
-      roll -= weight
-      if (roll < 0) return name
-    }
-    return 'share'
-  }
+  ])
 
   for (const member of people) await createPassword(member, `${member.username} first`)
   const outcomes: string[] = []
