@@ -81,6 +81,39 @@ const refusePlainHttp = (app: AppContext, ctx: Context) => {
   ctx.redirect(target.href)
 }
 
+/** How long, and how many bytes of it, an unread request body is read before its answer. */
+const UNREAD_BODY_MS = 5_000
+const UNREAD_BODY_BYTES = 64 * 1024 * 1024
+
+/**
+ * Reads what is left of a request body the answer did not need (a refused, oversized or
+ * unauthorised upload) before the answer goes, within bounds. A client or proxy that asked to
+ * close the connection after this request (nginx speaks HTTP/1.0 to its upstream) is still
+ * sending it: a connection closed while data arrives is reset, and the reset can reach the
+ * sender before the answer does (nginx then answers 502 instead of ours).
+ */
+const readUnreadBody = (req: Context['req']) =>
+  new Promise<void>((resolve) => {
+    if (req.complete || req.destroyed) return resolve()
+    let seen = 0
+    const done = () => {
+      clearTimeout(timer)
+      req.off('data', count)
+      req.off('end', done)
+      req.off('close', done)
+      resolve()
+    }
+    const count = (chunk: Buffer) => {
+      seen += chunk.length
+      if (seen > UNREAD_BODY_BYTES) done()
+    }
+    const timer = setTimeout(done, UNREAD_BODY_MS)
+    req.on('data', count)
+    req.once('end', done)
+    req.once('close', done)
+    req.resume()
+  })
+
 /** Codes of a client that left before its answer ended: nothing went wrong on our side. */
 const CLIENT_LEFT = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED'])
 
@@ -137,6 +170,7 @@ export const createKoaApp = (app: AppContext): Koa<State> => {
       } catch (error) {
         await renderError(app, ctx, error)
       } finally {
+        await readUnreadBody(ctx.req)
         // The request's transaction is over: what it queued is committed (or gone). The mail
         // it asked for gets a bounded first attempt, so a user who asked for a link usually
         // finds it sent; a slow or failing server only delays the answer by that much.

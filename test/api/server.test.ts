@@ -1,5 +1,6 @@
 // The HTTP pipeline over real HTTP and PostgreSQL: the envelope on success and on every error
 // path, validation trees, body limits, security headers, and 500s that leak nothing.
+import { connect } from 'node:net'
 import test from 'ava'
 import { z } from 'zod'
 import { definePlugin, defineRoute, Reply } from '../../api/plugin.ts'
@@ -164,6 +165,62 @@ test('malformed JSON, wrong content type and oversized bodies get 400, 415 and 4
   const big = await post(JSON.stringify({ username: 'a'.repeat(2000) }), 'application/json')
   t.is(big.status, 413)
   t.is(big.json.header.message, 'The request body is too large.')
+})
+
+const JSON_WITH_CSRF =
+  'Content-Type: application/json\r\nCookie: csrfToken=t\r\nX-CSRF-Token: t\r\n'
+
+/**
+ * A request with a body sent in `chunks` pieces 50 ms apart on a connection the client closes
+ * after it, as nginx sends to its upstream; resolves with what came back and any socket error.
+ */
+const sendSlowlyAndClose = (url: string, head: string, body: Buffer, chunks: number) =>
+  new Promise<{ answer: string; error?: string }>((resolve) => {
+    const { port } = new URL(url)
+    // Like nginx, the client goes on sending its body when the server ends its side.
+    const socket = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: true })
+    let answer = ''
+    let error: string | undefined
+    socket.on('data', (data) => {
+      answer += data.toString('latin1')
+    })
+    socket.on('error', (failure: NodeJS.ErrnoException) => {
+      error = failure.code ?? failure.message
+    })
+    socket.on('close', () => resolve({ answer, error }))
+    socket.write(`${head}Connection: close\r\nContent-Length: ${body.length}\r\n\r\n`)
+    const size = Math.ceil(body.length / chunks)
+    const send = (index: number) => {
+      if (socket.destroyed) return
+      if (index * size >= body.length) return void socket.end()
+      socket.write(body.subarray(index * size, (index + 1) * size))
+      setTimeout(() => send(index + 1), 50)
+    }
+    send(0)
+  })
+
+test('a body the answer did not need is read to its end before the answer, so a closing proxy gets it', async (t) => {
+  const api = await start(t, { KEYWARD_BODY_LIMIT: '1kb' })
+  const body = Buffer.alloc(2 * 1024 * 1024, 0x20)
+  // Over the limit by its Content-Length: refused before a byte of it is read.
+  const big = await sendSlowlyAndClose(
+    api.url,
+    `POST /probe/${ID}.json HTTP/1.1\r\nHost: x\r\nX-Test-Role: user\r\n${JSON_WITH_CSRF}`,
+    body,
+    8,
+  )
+  t.is(big.error, undefined, 'the connection was not reset while the body was sent')
+  t.regex(big.answer, /^HTTP\/1\.1 413 /)
+  t.true(big.answer.includes('The request body is too large.'))
+  // A guest's upload to a route for users: refused before the body is read.
+  const guest = await sendSlowlyAndClose(
+    api.url,
+    `POST /probe/${ID}.json HTTP/1.1\r\nHost: x\r\n${JSON_WITH_CSRF}`,
+    body,
+    8,
+  )
+  t.is(guest.error, undefined)
+  t.regex(guest.answer, /^HTTP\/1\.1 401 /)
 })
 
 test('unknown routes are 404 and known paths with another method 405 with Allow, in the envelope', async (t) => {
