@@ -13,7 +13,7 @@ import { Migration20261126150000MailQueue } from './Migration20261126150000MailQ
 import { Migration20261126150100ScheduledJobs } from './Migration20261126150100ScheduledJobs.ts'
 import { Migration20261127100000JsonText } from './Migration20261127100000JsonText.ts'
 import { Migration20261127200000ListChanges } from './Migration20261127200000ListChanges.ts'
-import { Migration20261128100000ListReaders } from './Migration20261128100000ListReaders.ts'
+import { Migration20261127210000ListReaders } from './Migration20261127210000ListReaders.ts'
 
 export const migrationsList = [
   { name: 'Migration20261122000000Initial', class: Migration20261122000000Initial },
@@ -30,5 +30,5 @@ export const migrationsList = [
   { name: 'Migration20261126150100ScheduledJobs', class: Migration20261126150100ScheduledJobs },
   { name: 'Migration20261127100000JsonText', class: Migration20261127100000JsonText },
   { name: 'Migration20261127200000ListChanges', class: Migration20261127200000ListChanges },
-  { name: 'Migration20261128100000ListReaders', class: Migration20261128100000ListReaders },
+  { name: 'Migration20261127210000ListReaders', class: Migration20261127210000ListReaders },
 ]

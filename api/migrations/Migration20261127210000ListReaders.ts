@@ -1,6 +1,7 @@
 // Changes to the tables behind each user's resources list name the users whose lists they may
-// change, so that a change drops only their kept lists: `<table>:<user id>` once for each, `<table>:-`
-// when the change reaches no user's list, and `<table>:` (every list) past READERS_NAMED users.
+// change, so that a change drops only their kept lists: `<table>:<user id>` once for each,
+// `<table>:-` when the change reaches no user's list, and `<table>:` (every list) past
+// READERS_NAMED users.
 //
 // A resources list shows what its caller reads, with their permission, favourite, personal tags
 // and folder, and whether each item is personal (one user in its folder relations). So:
@@ -53,7 +54,7 @@ const EVENTS = [
   },
 ] as const
 
-export class Migration20261128100000ListReaders extends Migration {
+export class Migration20261127210000ListReaders extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create function keyward_notify_readers(tab text, names text[]) returns void
       language plpgsql as $$
