@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import test from 'ava'
 import { build } from '../../cli/build.ts'
 import { type RunningServer, startServer } from '../../cli/serve/serve.ts'
-import { closeBrowser, hydrated, newPage } from '../helpers/browser.ts'
+import { closeBrowser, holdReactPart, hydrated, newPage } from '../helpers/browser.ts'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 let server: RunningServer
@@ -92,12 +92,7 @@ test('the preloaded sidebar is fetched while the page loads, even when the React
   const { page, console } = await newPage(t)
   // The React part (the chunk that marks the page hydrated) arrives 5 s late: long after the
   // load event, past the few seconds after which the browser warns about an unused preload.
-  await page.route('**/*.js', async (route) => {
-    const response = await route.fetch()
-    const body = await response.text()
-    if (body.includes('.hydrated=')) await new Promise((resolve) => setTimeout(resolve, 5_000))
-    await route.fulfill({ response, body })
-  })
+  await holdReactPart(page, new Promise((resolve) => setTimeout(resolve, 5_000)))
   await page.goto(new URL('/docs/user/', server.url).href)
   const sidebar = await page.getAttribute('link[rel="preload"][as="fetch"]', 'href')
   t.truthy(sidebar)

@@ -8,7 +8,7 @@ import test from 'ava'
 import type { Page } from 'playwright-core'
 import { build } from '../../cli/build.ts'
 import { type RunningServer, startServer } from '../../cli/serve/serve.ts'
-import { closeBrowser, hydrated, newPage } from '../helpers/browser.ts'
+import { closeBrowser, holdReactPart, hydrated, newPage } from '../helpers/browser.ts'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 let server: RunningServer
@@ -97,17 +97,12 @@ test('keyboard: arrows move the active option, Enter opens it with the terms hig
 
 test('text typed before the page is live is searched once it is', async (t) => {
   const { page, errors } = await newPage(t)
-  // The React part (the chunk that marks the page hydrated) is held until the reader has typed.
+  // The React part is held until the reader has typed.
   let release = () => {}
   const typed = new Promise<void>((resolve) => {
     release = resolve
   })
-  await page.route('**/*.js', async (route) => {
-    const response = await route.fetch()
-    const body = await response.text()
-    if (body.includes('.hydrated=')) await typed
-    await route.fulfill({ response, body })
-  })
+  await holdReactPart(page, typed)
   await page.goto(url('/docs/hosting/'))
   await page.locator('#docs-search').click()
   await page.keyboard.type('postgres')

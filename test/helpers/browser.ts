@@ -33,6 +33,18 @@ export const newPage = async (t: ExecutionContext, options: BrowserContextOption
   return { page, errors, console, context }
 }
 
+/**
+ * Holds back the page's React part (the chunk that marks the page hydrated) until `until`
+ * settles, as a slow network or a busy machine would; the bootstrap still runs at once.
+ */
+export const holdReactPart = (page: import('playwright-core').Page, until: Promise<unknown>) =>
+  page.route('**/*.js', async (route) => {
+    const response = await route.fetch()
+    const body = await response.text()
+    if (body.includes('.hydrated=')) await until
+    await route.fulfill({ response, body })
+  })
+
 /** Resolves once the page's islands have hydrated. */
 export const hydrated = (page: import('playwright-core').Page) =>
   page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true')
