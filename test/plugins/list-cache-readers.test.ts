@@ -53,8 +53,11 @@ test('after any change, every kept list equals the list read afresh, and others 
   ])
   const lists = LISTS.map((list) => list.replace('GROUP', groups[0].id))
 
+  // In the order the mix made them, so that a seed replays the same mix.
   const liveResources = async () =>
-    (await sql('select id from resources where not deleted')).map((row) => row.id as string)
+    (await sql('select id from resources where not deleted order by created, name')).map(
+      (row) => row.id as string,
+    )
   const ownerOf = async (resourceId: string) => {
     const [row] = await sql(
       `select aro_foreign_key from permissions
@@ -71,7 +74,9 @@ test('after any change, every kept list equals the list read afresh, and others 
          where p.aco_foreign_key = $1 and p.aro = 'Group'`,
         [resourceId],
       )
-    ).map((row) => row.id as string)
+    )
+      .map((row) => row.id as string)
+      .sort((a, b) => byId.get(a)!.username.localeCompare(byId.get(b)!.username))
 
   /** Whose lists the last change may not leave kept (anyone's, unless the change says). */
   const last: { concerned?: Set<Member> } = {}
