@@ -223,14 +223,11 @@ export const readBody = async (
       ? {}
       : (multipart as MultipartOptions)
     : undefined
-  if (!json && !form && !isMultipart) {
-    req.resume()
-    throw new HttpError(415, messages.unsupportedMediaType)
-  }
-  if (options && Number(req.headers['content-length'] ?? 0) > limit + (options.maxFileSize ?? 0)) {
-    req.resume()
+  // A body refused here is left unread: the first middleware reads what is left of it before
+  // the answer goes (`readUnreadBody` in koa-app.ts), whatever refused it.
+  if (!json && !form && !isMultipart) throw new HttpError(415, messages.unsupportedMediaType)
+  if (options && Number(req.headers['content-length'] ?? 0) > limit + (options.maxFileSize ?? 0))
     throw new HttpError(413, messages.bodyTooLarge)
-  }
   const state: Parsing = { uploads: new Map(), refusedFile: false }
   const parser = options
     ? multipartParser(limit, options.maxFileSize ?? 0, state)
@@ -239,7 +236,6 @@ export const readBody = async (
   try {
     await parser(ctx, async () => {})
   } catch (error) {
-    req.resume()
     throw bodyError(error)
   }
   if (options) {
