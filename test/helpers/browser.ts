@@ -39,10 +39,16 @@ export const newPage = async (t: ExecutionContext, options: BrowserContextOption
  */
 export const holdReactPart = (page: import('playwright-core').Page, until: Promise<unknown>) =>
   page.route('**/*.js', async (route) => {
-    const response = await route.fetch()
-    const body = await response.text()
-    if (body.includes('.hydrated=')) await until
-    await route.fulfill({ response, body })
+    try {
+      const response = await route.fetch()
+      const body = await response.text()
+      if (body.includes('.hydrated=')) await until
+      await route.fulfill({ response, body })
+    } catch {
+      // The test ended and closed its page while a script was on its way (a prefetch, say).
+      // Thrown here, it would end the whole file; a page still open that misses its script
+      // fails the test's own wait for hydration instead.
+    }
   })
 
 /** Resolves once the page's islands have hydrated. */
