@@ -304,6 +304,8 @@ const getOnNewConnection = (url: string) =>
   new Promise<string>((resolve, reject) => {
     httpGet(url, { agent: false }, (res) => {
       let body = ''
+      // A worker killed mid-answer resets the connection after the answer began.
+      res.on('error', reject)
       res.on('data', (chunk) => {
         body += chunk
       })
@@ -312,7 +314,7 @@ const getOnNewConnection = (url: string) =>
           ? resolve(body)
           : reject(new Error(`${url} answered ${res.statusCode}: ${body.slice(0, 500)}`)),
       )
-    }).once('error', reject)
+    }).on('error', reject)
   })
 
 test('--workers 2: a scrape of /metrics answers the figures of every worker, summed', async (t) => {
